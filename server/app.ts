@@ -1,0 +1,69 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { Hono } from "hono";
+import type { AppDeps, RequestContext } from "./context.ts";
+import { AppError } from "./errors.ts";
+import { toAppError } from "./http/error-mapping.ts";
+import { createRestHandler, errorResponse } from "./http/rest-handler.ts";
+import { newId } from "./ids.ts";
+import { buildOpenApiDocument } from "./openapi.ts";
+import { appRouter } from "./routers/index.ts";
+import { serveAdminUi } from "./http/admin-ui.ts";
+
+type Env = { Variables: { ctx: RequestContext } };
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Composes the HTTP surface: REST (OpenAPI), /trpc, /openapi.json and the admin SPA. */
+export function createApp(deps: AppDeps) {
+  const app = new Hono<Env>();
+  const rest = createRestHandler(appRouter);
+  const openApiJson = JSON.stringify(buildOpenApiDocument());
+
+  app.use("*", async (c, next) => {
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : newId("req");
+    c.set("ctx", {
+      ...deps,
+      requestId,
+      headers: c.req.raw.headers,
+      resHeaders: new Headers(),
+      actor: { type: "anonymous" },
+    });
+    await next();
+    c.res.headers.set("x-request-id", requestId);
+  });
+
+  app.get("/openapi.json", (c) => c.body(openApiJson, 200, { "content-type": "application/json" }));
+
+  app.all("/trpc/*", (c) =>
+    fetchRequestHandler({
+      endpoint: "/trpc",
+      req: c.req.raw,
+      router: appRouter,
+      createContext: ({ resHeaders }) => {
+        const ctx = c.get("ctx");
+        ctx.resHeaders = resHeaders;
+        return ctx;
+      },
+    }),
+  );
+
+  app.all("/api/*", async (c) => {
+    const ctx = c.get("ctx");
+    const response = await rest(c.req.raw, ctx);
+    if (response) return response;
+    throw new AppError(404, "NOT_FOUND", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);
+  });
+
+  serveAdminUi(app);
+
+  app.notFound((c) =>
+    errorResponse(new AppError(404, "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), c.get("ctx")?.requestId ?? newId("req")),
+  );
+  app.onError((err, c) => {
+    const appError = toAppError(err);
+    if (appError.status >= 500) deps.logger.error("request failed", { path: c.req.path, error: String(err) });
+    return errorResponse(appError, c.get("ctx")?.requestId ?? newId("req"));
+  });
+  return app;
+}

@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+const flag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_AUTH_TOKEN: z.string().optional(),
+  ADMIN_API_KEY: z.string().min(16, "ADMIN_API_KEY must be at least 16 characters").optional(),
+  ENCRYPTION_KEY: z.string().optional(),
+  ALLOW_PRIVATE_NETWORK: flag,
+  LICENSE: z.string().optional(),
+  LICENSE_FILE: z.string().optional(),
+  LICENSE_PUBLIC_KEY: z.string().optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  databaseAuthToken?: string;
+  adminApiKey?: string;
+  encryptionKey?: string;
+  allowPrivateNetwork: boolean;
+  /** Inline license JSON, or the path of a license file. */
+  license?: string;
+  licenseFile?: string;
+  licensePublicKey?: string;
+  publicUrl?: string;
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+};
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; nothing else in the server reads `process.env`. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const e = parsed.data;
+  const databaseUrl = e.DATABASE_URL ?? `file:${e.DATA_DIR.replace(/\/$/, "")}/app.db`;
+  if (!/^(file:|:memory:$|libsql:\/\/|https?:\/\/|wss?:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError(
+      "Invalid configuration:\n  DATABASE_URL: expected file:, :memory:, libsql://, http(s):// or ws(s)://",
+    );
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl,
+    databaseAuthToken: e.DATABASE_AUTH_TOKEN || undefined,
+    adminApiKey: e.ADMIN_API_KEY,
+    encryptionKey: e.ENCRYPTION_KEY || undefined,
+    allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
+    license: e.LICENSE || undefined,
+    licenseFile: e.LICENSE_FILE || undefined,
+    licensePublicKey: e.LICENSE_PUBLIC_KEY || undefined,
+    publicUrl: e.PUBLIC_URL,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,38 @@
+import type { Clock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import type { Database, Db } from "./db/client.ts";
+import type { License } from "./limits/license.ts";
+import type { Logger } from "./logger.ts";
+import type { GuardedFetch } from "./security/guarded-fetch.ts";
+
+/** Long-lived services built once at start-up and shared by every request and worker. */
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  license: License;
+  /** The one way out to the network (HTTP request block, webhooks, model providers). */
+  fetch: GuardedFetch;
+}
+
+/** Who is calling. API keys act as their user. */
+export type Actor =
+  | { type: "anonymous" }
+  | { type: "user"; userId: string; authType: "api_key"; apiKeyId: string }
+  | { type: "admin" }
+  | { type: "system" };
+
+export interface RequestContext extends AppDeps {
+  requestId: string;
+  /** Request headers (case-insensitive lookups). */
+  headers: Headers;
+  /** Headers to add to the response, e.g. rate-limit headers. */
+  resHeaders: Headers;
+  /** Success status to answer with when it is not 200 (e.g. the response block's status). */
+  status?: number;
+  actor: Actor;
+}
+
+export type UserContext = RequestContext & { actor: Extract<Actor, { type: "user" }> };

@@ -1,0 +1,85 @@
+import { serve } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import { createApp } from "./app.ts";
+import { resolveAdminKey } from "./bootstrap.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import { type Config, loadConfig } from "./config.ts";
+import type { AppDeps } from "./context.ts";
+import { migrateDatabase, openDatabase } from "./db/client.ts";
+import { loadLicense } from "./limits/license.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { createGuardedFetch } from "./security/create-guarded-fetch.ts";
+
+export type StartOptions = {
+  env: Record<string, string | undefined>;
+  clock?: Clock;
+  logger?: Logger;
+  /** Print the first-start banner (admin key, URLs) to stdout. */
+  banner?: boolean;
+};
+
+export type RunningServer = { url: string; deps: AppDeps; close(): Promise<void> };
+
+/** Builds every service once, migrates the database and starts listening. */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const config: Config = loadConfig(options.env);
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
+  await migrateDatabase(database);
+  const admin = await resolveAdminKey(config, database);
+  const effective: Config = { ...config, adminApiKey: admin.key };
+  const deps: AppDeps = {
+    config: effective,
+    database,
+    db: database.db,
+    clock,
+    logger,
+    license: loadLicense(config, logger, clock.now()),
+    fetch: createGuardedFetch({ allowPrivateNetwork: config.allowPrivateNetwork }),
+  };
+  const app = createApp(deps);
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", () => resolve());
+    server.once("error", reject);
+  });
+  const address = server.address() as AddressInfo;
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
+  if (options.banner) printBanner(url, admin, config);
+  logger.info("listening", { url, plan: deps.license.plan });
+  return {
+    url,
+    deps,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      database.close();
+    },
+  };
+}
+
+function printBanner(url: string, admin: Awaited<ReturnType<typeof resolveAdminKey>>, config: Config) {
+  const lines = [
+    "",
+    `Workflow service is running at ${url}`,
+    `  Admin UI:      ${url}/`,
+    `  OpenAPI:       ${url}/openapi.json`,
+    `  Health:        ${url}/api/health`,
+    `  Database:      ${config.databaseUrl}`,
+  ];
+  if (admin.origin === "generated") {
+    lines.push(
+      "",
+      "First start: an admin API key was generated for you (shown only this once):",
+      `  ${admin.key}`,
+      `  stored in ${admin.file} (set ADMIN_API_KEY to use your own).`,
+      `  Try: curl -H "x-admin-key: ${admin.key}" ${url}/api/v1/admin/users`,
+    );
+  } else if (admin.origin === "file") {
+    lines.push(`  Admin API key: in ${admin.file}`);
+  } else if (admin.origin === "none") {
+    lines.push("  Admin API:     disabled (set ADMIN_API_KEY to enable it)");
+  }
+  process.stdout.write(`${lines.join("\n")}\n\n`);
+}

@@ -1,0 +1,65 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import type { ProcedureMeta } from "../contract/define.ts";
+import type { RequestContext, UserContext } from "./context.ts";
+import { AppError } from "./errors.ts";
+import { toAppError } from "./http/error-mapping.ts";
+import { secretsEqual } from "./security/constant-time.ts";
+import { authenticateApiKey } from "./services/auth/authenticate-api-key.ts";
+
+export type Meta = ProcedureMeta;
+
+const t = initTRPC
+  .context<RequestContext>()
+  .meta<Meta>()
+  .create({
+    // The tRPC transport carries the same envelope as REST in `data.envelope`; no stack traces.
+    errorFormatter({ shape, error, ctx }) {
+      const appError = toAppError(error);
+      const requestId = ctx?.requestId ?? "unknown";
+      return {
+        message: appError.message,
+        code: shape.code,
+        data: {
+          code: shape.data.code,
+          httpStatus: appError.status,
+          path: shape.data.path,
+          envelope: {
+            error: appError.message,
+            code: appError.code,
+            ...(appError.details === undefined ? {} : { details: appError.details }),
+            requestId,
+          },
+        },
+      };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure;
+
+/** Resolves `x-api-key` (any case) to its user; 401 when missing or unknown. */
+export const apiKeyProcedure = t.procedure.use(async ({ ctx, next }) => {
+  if (ctx.actor.type === "user") return next({ ctx: ctx as UserContext });
+  const key = ctx.headers.get("x-api-key");
+  if (!key) throw new AppError(401, "UNAUTHORIZED", "Missing API key: send it in the x-api-key header");
+  const found = await authenticateApiKey({ ctx, key });
+  if (!found) throw new AppError(401, "UNAUTHORIZED", "Invalid API key");
+  const actor = { type: "user" as const, authType: "api_key" as const, ...found };
+  return next({ ctx: { ...ctx, actor } as UserContext });
+});
+
+/** Admin API: `x-admin-key` compared in constant time; 503 when no admin key is configured. */
+export const adminProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const configured = ctx.config.adminApiKey;
+  if (!configured) {
+    throw new AppError(503, "NOT_CONFIGURED", "The admin API is disabled: ADMIN_API_KEY is not set");
+  }
+  const given = ctx.headers.get("x-admin-key");
+  if (!given || !secretsEqual(given, configured)) {
+    throw new AppError(401, "UNAUTHORIZED", "Missing or invalid admin key (x-admin-key)");
+  }
+  return next({ ctx: { ...ctx, actor: { type: "admin" as const } } });
+});
+
+export { TRPCError };
