@@ -42,7 +42,9 @@ export class ConfigError extends Error {}
 
 /** Parses the environment once; nothing else in the server reads `process.env`. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const parsed = envSchema.safeParse(env);
+  // An empty variable means "unset", as in most shells' `VAR= command`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);

@@ -45,5 +45,8 @@ export function buildOpenApiDocument() {
       op.security = auth === "none" ? [] : [{ [auth === "admin" ? "adminKey" : "apiKey"]: [] }];
     }
   }
+  // Error responses all point at ErrorEnvelope; drop the generator's unused tRPC error shapes.
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
+  for (const name of Object.keys(schemas)) if (name.startsWith("error.")) delete schemas[name];
   return doc;
 }
