@@ -11,7 +11,7 @@ describe("admin API: users, workspaces, API keys", () => {
 
   describe("authentication", () => {
     it("401 without or with a wrong x-admin-key", async () => {
-      for (const headers of [{}, { "x-admin-key": "wrong" }]) {
+      for (const headers of [{}, { "x-admin-key": "wrong" }] as Record<string, string>[]) {
         const res = await server.request("/api/v1/admin/users", { headers });
         expect(res.status).toBe(401);
         expect(await res.json()).toMatchObject({ code: "UNAUTHORIZED", requestId: expect.any(String) });
