@@ -1,1 +1,2 @@
-export {};
+export * from "./get-usage-limits.ts";
+export * from "./schemas.ts";
