@@ -6,6 +6,6 @@ export const getHealth = defineProcedure({
     auth: "none",
     openapi: { method: "GET", path: "/api/health", tags: ["health"], summary: "Liveness: 200 when the database answers", protect: false },
   },
-  input: z.object({}),
+  input: z.void(),
   output: z.object({ status: z.literal("ok") }),
 });

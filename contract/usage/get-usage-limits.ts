@@ -15,7 +15,7 @@ export const getUsageLimits = defineProcedure({
         "(calendar month, UTC). Reading it consumes no token from any bucket.",
     },
   },
-  input: z.object({}),
+  input: z.void(),
   output: z.object({
     success: z.boolean(),
     rateLimit: z.object({
