@@ -7,6 +7,7 @@ import { createRestHandler, errorResponse } from "./http/rest-handler.ts";
 import { newId } from "./ids.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { appRouter } from "./routers/index.ts";
+import { executeWorkflowRoute } from "./routers/workflows.ts";
 import { serveAdminUi } from "./http/admin-ui.ts";
 
 type Env = { Variables: { ctx: RequestContext } };
@@ -47,6 +48,8 @@ export function createApp(deps: AppDeps) {
       },
     }),
   );
+
+  app.post("/api/workflows/:id/execute", executeWorkflowRoute);
 
   app.all("/api/*", async (c) => {
     const ctx = c.get("ctx");

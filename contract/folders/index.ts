@@ -1,1 +1,3 @@
-export {};
+export * from "./create-folder.ts";
+export * from "./list-folders.ts";
+export * from "./schemas.ts";

@@ -1,1 +1,9 @@
-export {};
+export * from "./create-workflow.ts";
+export * from "./delete-workflow.ts";
+export * from "./deploy-workflow.ts";
+export * from "./execute-workflow.ts";
+export * from "./get-workflow.ts";
+export * from "./get-workflow-status.ts";
+export * from "./list-workflows.ts";
+export * from "./schemas.ts";
+export * from "./update-workflow.ts";

@@ -1,3 +1,74 @@
-import { router } from "../trpc.ts";
+import type { Context } from "hono";
+import { workflows as c } from "../../contract/index.ts";
+import type { RequestContext } from "../context.ts";
+import { AppError } from "../errors.ts";
+import { readJsonBody } from "../http/read-json-body.ts";
+import { authenticateApiKey } from "../services/auth/authenticate-api-key.ts";
+import { createWorkflow } from "../services/workflows/create-workflow.ts";
+import { deleteWorkflow } from "../services/workflows/delete-workflow.ts";
+import { deployWorkflow } from "../services/workflows/deploy-workflow.ts";
+import { type ExecutionAnswer, executeWorkflow } from "../services/workflows/execute-workflow.ts";
+import { getWorkflow } from "../services/workflows/get-workflow.ts";
+import { getWorkflowStatus } from "../services/workflows/get-workflow-status.ts";
+import { listWorkflows } from "../services/workflows/list-workflows.ts";
+import { updateWorkflow } from "../services/workflows/update-workflow.ts";
+import { workflowInputFromBody } from "../services/workflows/workflow-input-from-body.ts";
+import { apiKeyProcedure as p, router } from "../trpc.ts";
 
-export const workflowsRouter = router({});
+// Static paths first: `{id}` matches any segment.
+export const workflowsRouter = router({
+  create: p.meta(c.createWorkflow.meta).input(c.createWorkflow.input).output(c.createWorkflow.output)
+    .mutation(async ({ ctx, input }) => ({ data: await createWorkflow({ ctx, input }) })),
+  list: p.meta(c.listWorkflows.meta).input(c.listWorkflows.input).output(c.listWorkflows.output)
+    .query(async ({ ctx, input }) => ({ data: await listWorkflows({ ctx, input }) })),
+  get: p.meta(c.getWorkflow.meta).input(c.getWorkflow.input).output(c.getWorkflow.output)
+    .query(async ({ ctx, input }) => ({ data: await getWorkflow({ ctx, input }) })),
+  update: p.meta(c.updateWorkflow.meta).input(c.updateWorkflow.input).output(c.updateWorkflow.output)
+    .mutation(async ({ ctx, input }) => ({ data: await updateWorkflow({ ctx, input }) })),
+  delete: p.meta(c.deleteWorkflow.meta).input(c.deleteWorkflow.input).output(c.deleteWorkflow.output)
+    .mutation(async ({ ctx, input }) => ({ data: await deleteWorkflow({ ctx, input }) })),
+  deploy: p.meta(c.deployWorkflow.meta).input(c.deployWorkflow.input).output(c.deployWorkflow.output)
+    .mutation(async ({ ctx, input }) => ({ data: await deployWorkflow({ ctx, input }) })),
+  status: p.meta(c.getWorkflowStatus.meta).input(c.getWorkflowStatus.input).output(c.getWorkflowStatus.output)
+    .query(({ ctx, input }) => getWorkflowStatus({ ctx, input })),
+  // REST callers reach executeWorkflowRoute below instead (raw body); this serves tRPC callers.
+  execute: p.meta(c.executeWorkflow.meta).input(c.executeWorkflow.input).output(c.executeWorkflow.output)
+    .mutation(async ({ ctx, input }) => {
+      const { id, ...body } = input;
+      const answer = await executeWorkflow({ ctx, userId: ctx.actor.userId, input: { id, input: workflowInputFromBody(body) } });
+      for (const [name, value] of Object.entries(answer.headers)) ctx.resHeaders.set(name, value);
+      ctx.status = answer.status;
+      return answer.body;
+    }),
+});
+
+const NULL_BODY_STATUS = new Set([204, 205, 304]);
+
+/**
+ * `POST /api/workflows/:id/execute`, mounted before the REST catch-all: the body is read raw so that
+ * an input with a top-level `id` key reaches the workflow intact (the OpenAPI adapter would merge the
+ * path parameter over it). Errors propagate to the app's error handler and its envelope.
+ */
+export async function executeWorkflowRoute(c: Context<{ Variables: { ctx: RequestContext } }>): Promise<Response> {
+  const ctx = c.get("ctx");
+  const key = ctx.headers.get("x-api-key");
+  if (!key) throw new AppError(401, "UNAUTHORIZED", "Missing API key: send it in the x-api-key header");
+  const caller = await authenticateApiKey({ ctx, key });
+  if (!caller) throw new AppError(401, "UNAUTHORIZED", "Invalid API key");
+  ctx.actor = { type: "user", authType: "api_key", ...caller };
+  const body = await readJsonBody(c.req.raw);
+  if (!body.ok) throw body.error;
+  const answer = await executeWorkflow({
+    ctx,
+    userId: caller.userId,
+    input: { id: c.req.param("id") ?? "", input: workflowInputFromBody(body.value) },
+  });
+  return toResponse(answer);
+}
+
+function toResponse(answer: ExecutionAnswer): Response {
+  const headers = new Headers(answer.headers);
+  if (NULL_BODY_STATUS.has(answer.status)) return new Response(null, { status: answer.status, headers });
+  headers.set("content-type", "application/json");
+  return new Response(JSON.stringify(answer.body), { status: answer.status, headers });
+}
