@@ -20,17 +20,19 @@ export type StartOptions = {
 
 export type RunningServer = { url: string; deps: AppDeps; close(): Promise<void> };
 
-/** Builds every service once, migrates the database and starts listening. */
-export async function startServer(options: StartOptions): Promise<RunningServer> {
+/** Opens and migrates the database and builds every long-lived service once. */
+export async function buildDeps(options: Omit<StartOptions, "banner">): Promise<{
+  deps: AppDeps;
+  admin: Awaited<ReturnType<typeof resolveAdminKey>>;
+}> {
   const config: Config = loadConfig(options.env);
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
   await migrateDatabase(database);
   const admin = await resolveAdminKey(config, database);
-  const effective: Config = { ...config, adminApiKey: admin.key };
   const deps: AppDeps = {
-    config: effective,
+    config: { ...config, adminApiKey: admin.key },
     database,
     db: database.db,
     clock,
@@ -38,6 +40,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     license: loadLicense(config, logger, clock.now()),
     fetch: createGuardedFetch({ allowPrivateNetwork: config.allowPrivateNetwork }),
   };
+  return { deps, admin };
+}
+
+/** Builds every service once, migrates the database and starts listening. */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const { deps, admin } = await buildDeps(options);
+  const { config, logger, database } = deps;
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
   await new Promise<void>((resolve, reject) => {

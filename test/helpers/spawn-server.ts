@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export type SpawnedServer = { url: string; child: ChildProcess; output: () => string; stop(): Promise<void> };
+export type SpawnedServer = { url: string; dataDir: string; child: ChildProcess; output: () => string; stop(): Promise<void> };
 
 /**
  * Starts server/main.ts in a child process (by its binary, never through an npm wrapper, so that
@@ -15,7 +15,7 @@ export async function spawnServer(
   env: Record<string, string>,
   timeoutMs = 90_000,
 ): Promise<SpawnedServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), "wf-spawn-"));
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), "wf-spawn-"));
   const child = spawn(command, args, {
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -44,6 +44,7 @@ export async function spawnServer(
   });
   return {
     url,
+    dataDir,
     child,
     output: () => out,
     stop: async () => {
