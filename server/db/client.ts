@@ -18,7 +18,10 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
     const path = url.slice("file:".length).split("?")[0];
     if (path && path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   }
-  const client = createClient({ url, authToken });
+  // One connection for local files: PRAGMAs are per connection, and the pool would open extra ones
+  // (without them) under concurrent load although statements run one at a time on this thread anyway.
+  // We never hold interactive transactions open, so a single connection is not a bottleneck.
+  const client = createClient({ url, authToken, ...(isFile ? { concurrency: 1 } : {}) });
   if (isFile) {
     // WAL lets readers go on while one writer commits; NORMAL is durable across process crashes.
     await client.execute("PRAGMA journal_mode = WAL");
