@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { AppDeps, UserContext } from "../server/context.ts";
+import { type AppDeps, userContext } from "../server/context.ts";
 import { createApiKey } from "../server/services/admin/create-api-key.ts";
 import { createUser } from "../server/services/admin/create-user.ts";
 import { createWorkspace } from "../server/services/admin/create-workspace.ts";
@@ -17,13 +17,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSeed> {
   const user = await createUser({ ctx: deps, input: { email: `demo-${tag}@example.com`, name: "Demo user" } });
   const workspace = await createWorkspace({ ctx: deps, input: { name: `Demo workspace ${tag}`, ownerId: user.id } });
   const key = await createApiKey({ ctx: deps, input: { userId: user.id, name: "demo" } });
-  const ctx: UserContext = {
-    ...deps,
-    requestId: "demo",
-    headers: new Headers(),
-    resHeaders: new Headers(),
-    actor: { type: "user", userId: user.id, authType: "api_key", apiKeyId: key.id },
-  };
+  const ctx = userContext(deps, user.id, key.id);
   const greeting = await createWorkflow({
     ctx,
     input: {

@@ -13,6 +13,7 @@ import { serveAdminUi } from "./http/admin-ui.ts";
 type Env = { Variables: { ctx: RequestContext } };
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const EXECUTE_PATH = /^\/api\/workflows\/([^/]+)\/execute\/?$/i;
 
 /** Composes the HTTP surface: REST (OpenAPI), /trpc, /openapi.json and the admin SPA. */
 export function createApp(deps: AppDeps) {
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps) {
       requestId,
       headers: c.req.raw.headers,
       resHeaders: new Headers(),
+      response: {},
       actor: { type: "anonymous" },
     });
     await next();
@@ -49,7 +51,12 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
-  app.post("/api/workflows/:id/execute", executeWorkflowRoute);
+  // Matched case-insensitively, like every REST path, so no spelling reaches the OpenAPI adapter
+  // (which would merge the path id over a body field called `id`).
+  app.post("/api/*", (c, next) => {
+    const match = EXECUTE_PATH.exec(c.req.path);
+    return match ? executeWorkflowRoute(c, match[1]) : next();
+  });
 
   app.all("/api/*", async (c) => {
     const ctx = c.get("ctx");

@@ -30,9 +30,24 @@ export interface RequestContext extends AppDeps {
   headers: Headers;
   /** Headers to add to the response, e.g. rate-limit headers. */
   resHeaders: Headers;
-  /** Success status to answer with when it is not 200 (e.g. the response block's status). */
-  status?: number;
+  /**
+   * Success status to answer with when it is not the procedure's default (e.g. the response block's).
+   * A holder object, because tRPC middlewares hand procedures a copy of the context.
+   */
+  response: { status?: number };
   actor: Actor;
 }
 
 export type UserContext = RequestContext & { actor: Extract<Actor, { type: "user" }> };
+
+/** A request context acting as a user, for work that does not come through HTTP (scripts, jobs). */
+export function userContext(deps: AppDeps, userId: string, apiKeyId = "none"): UserContext {
+  return {
+    ...deps,
+    requestId: "internal",
+    headers: new Headers(),
+    resHeaders: new Headers(),
+    response: {},
+    actor: { type: "user", userId, authType: "api_key", apiKeyId },
+  };
+}

@@ -4,7 +4,7 @@ import type { RequestContext, UserContext } from "./context.ts";
 import { AppError } from "./errors.ts";
 import { toAppError } from "./http/error-mapping.ts";
 import { secretsEqual } from "./security/constant-time.ts";
-import { authenticateApiKey } from "./services/auth/authenticate-api-key.ts";
+import { authenticateRequest } from "./services/auth/authenticate-request.ts";
 
 export type Meta = ProcedureMeta;
 
@@ -39,15 +39,7 @@ export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
 
 /** Resolves `x-api-key` (any case) to its user; 401 when missing or unknown. */
-export const apiKeyProcedure = t.procedure.use(async ({ ctx, next }) => {
-  if (ctx.actor.type === "user") return next({ ctx: ctx as UserContext });
-  const key = ctx.headers.get("x-api-key");
-  if (!key) throw new AppError(401, "UNAUTHORIZED", "Missing API key: send it in the x-api-key header");
-  const found = await authenticateApiKey({ ctx, key });
-  if (!found) throw new AppError(401, "UNAUTHORIZED", "Invalid API key");
-  const actor = { type: "user" as const, authType: "api_key" as const, ...found };
-  return next({ ctx: { ...ctx, actor } as UserContext });
-});
+export const apiKeyProcedure = t.procedure.use(async ({ ctx, next }) => next({ ctx: await authenticateRequest(ctx) }));
 
 /** Admin API: `x-admin-key` compared in constant time; 503 when no admin key is configured. */
 export const adminProcedure = t.procedure.use(async ({ ctx, next }) => {

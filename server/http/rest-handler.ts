@@ -33,7 +33,7 @@ export function createRestHandler(router: AnyTRPCRouter) {
         const err = toAppError(errors[0]);
         return { status: err.status, headers: { ...headers, ...err.headers } };
       }
-      return { status: ctx?.status ?? successStatus.get(paths?.[0] ?? "") ?? 200, headers };
+      return { status: ctx?.response.status ?? successStatus.get(paths?.[0] ?? "") ?? 200, headers };
     },
   } as never) as unknown as Handler;
 

@@ -3,7 +3,7 @@ import { workflows as c } from "../../contract/index.ts";
 import type { RequestContext } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
-import { authenticateApiKey } from "../services/auth/authenticate-api-key.ts";
+import { authenticateRequest } from "../services/auth/authenticate-request.ts";
 import { createWorkflow } from "../services/workflows/create-workflow.ts";
 import { deleteWorkflow } from "../services/workflows/delete-workflow.ts";
 import { deployWorkflow } from "../services/workflows/deploy-workflow.ts";
@@ -37,7 +37,7 @@ export const workflowsRouter = router({
       const { id, ...body } = input;
       const answer = await executeWorkflow({ ctx, userId: ctx.actor.userId, input: { id, input: workflowInputFromBody(body) } });
       for (const [name, value] of Object.entries(answer.headers)) ctx.resHeaders.set(name, value);
-      ctx.status = answer.status;
+      ctx.response.status = answer.status;
       return answer.body;
     }),
 });
@@ -49,19 +49,14 @@ const NULL_BODY_STATUS = new Set([204, 205, 304]);
  * an input with a top-level `id` key reaches the workflow intact (the OpenAPI adapter would merge the
  * path parameter over it). Errors propagate to the app's error handler and its envelope.
  */
-export async function executeWorkflowRoute(c: Context<{ Variables: { ctx: RequestContext } }>): Promise<Response> {
-  const ctx = c.get("ctx");
-  const key = ctx.headers.get("x-api-key");
-  if (!key) throw new AppError(401, "UNAUTHORIZED", "Missing API key: send it in the x-api-key header");
-  const caller = await authenticateApiKey({ ctx, key });
-  if (!caller) throw new AppError(401, "UNAUTHORIZED", "Invalid API key");
-  ctx.actor = { type: "user", authType: "api_key", ...caller };
+export async function executeWorkflowRoute(c: Context<{ Variables: { ctx: RequestContext } }>, id: string): Promise<Response> {
+  const ctx = await authenticateRequest(c.get("ctx"));
   const body = await readJsonBody(c.req.raw);
   if (!body.ok) throw body.error;
   const answer = await executeWorkflow({
     ctx,
-    userId: caller.userId,
-    input: { id: c.req.param("id") ?? "", input: workflowInputFromBody(body.value) },
+    userId: ctx.actor.userId,
+    input: { id, input: workflowInputFromBody(body.value) },
   });
   return toResponse(answer);
 }

@@ -121,6 +121,15 @@ describe("POST /api/workflows/{id}/execute", () => {
     expect((await res.json()).output).toEqual({ user: { id: "u7", name: "Ada" }, echoedId: "inner" });
   });
 
+  it("keeps a top-level id whatever the case of the path", async () => {
+    const res = await call(owner.apiKey, `/api/Workflows/${workflowId}/Execute`, {
+      method: "POST",
+      json: { userId: "u9", id: "mixed-case" },
+    });
+    expect(res.status).toBe(201);
+    expect((await res.json()).output).toEqual({ user: { id: "u9", name: "Ada" }, echoedId: "mixed-case" });
+  });
+
   it("passes the whole body when input is not its only key, and {} for an empty body", async () => {
     const echo = await deployed(owner, {
       blocks: {
