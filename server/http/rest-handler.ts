@@ -25,14 +25,15 @@ export function createRestHandler(router: AnyTRPCRouter) {
     router,
     createContext: ({ req }: { req: { ctx: RequestContext } }) => req.ctx,
     responseMeta: ({ ctx, paths, errors }: { ctx?: RequestContext; paths?: string[]; errors: unknown[] }) => {
+      // Merge through Headers so that a name set by both ctx and the error is sent once.
+      const merged = new Headers(ctx?.resHeaders);
+      const err = errors.length > 0 ? toAppError(errors[0]) : undefined;
+      for (const [key, value] of Object.entries(err?.headers ?? {})) merged.set(key, value);
       const headers: Record<string, string> = {};
-      ctx?.resHeaders.forEach((value, key) => {
+      merged.forEach((value, key) => {
         headers[key] = value;
       });
-      if (errors.length > 0) {
-        const err = toAppError(errors[0]);
-        return { status: err.status, headers: { ...headers, ...err.headers } };
-      }
+      if (err) return { status: err.status, headers };
       return { status: ctx?.response.status ?? successStatus.get(paths?.[0] ?? "") ?? 200, headers };
     },
   } as never) as unknown as Handler;
