@@ -70,10 +70,232 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the folders of a workspace, oldest first (read permission) */
+        get: operations["folders-list"];
+        put?: never;
+        /** Create a folder in a workspace (write permission) */
+        post: operations["folders-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the workflows of a workspace, oldest first, without their state (read permission) */
+        get: operations["workflows-list"];
+        put?: never;
+        /** Create a workflow (write permission); the state is validated */
+        post: operations["workflows-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a workflow with its current (draft) state (read permission) */
+        get: operations["workflows-get"];
+        /** Change a workflow's name, description, folder or state; omitted fields stay (write permission) */
+        put: operations["workflows-update"];
+        post?: never;
+        /** Delete a workflow and its deployments; its execution logs are kept (write permission) */
+        delete: operations["workflows-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{id}/deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Snapshot the current state as the new live version (write permission) */
+        post: operations["workflows-deploy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Deployment status: deployed or not, when, and whether the state changed since (read permission) */
+        get: operations["workflows-status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workflows/{id}/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the deployed version now and answer with its result (write permission)
+         * @description The body is the workflow input object, or {input: {...}} (an object whose only key is `input`); an empty body is the input {}. The HTTP status and headers come from the response block; a failed run answers a non-2xx status with success false.
+         */
+        post: operations["workflows-execute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List completed executions' log entries, newest first by default (docs/logs-api.md) */
+        get: operations["logs-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/logs/executions/{executionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A completed execution with the deployed workflow snapshot it ran */
+        get: operations["logs-getExecution"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/logs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One completed execution's log, with trace spans, final output and full cost */
+        get: operations["logs-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/usage-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's execution rate-limit buckets and current-period cost
+         * @description Reports the sync and async execution buckets and the usage of the current billing period (calendar month, UTC). Reading it consumes no token from any bucket.
+         */
+        get: operations["usage-getUsageLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        WorkflowState: {
+            /** @description Blocks keyed by block id */
+            blocks: {
+                [key: string]: components["schemas"]["Block"];
+            };
+            /** @default [] */
+            edges: components["schemas"]["Edge"][];
+            /** @default {} */
+            loops: {
+                [key: string]: unknown;
+            };
+            /** @default {} */
+            parallels: {
+                [key: string]: unknown;
+            };
+        };
+        Block: {
+            /** @description Block type: start, api, response, ... */
+            type: string;
+            /** @description Display name; other blocks reference the block's output as <name.path> */
+            name: string;
+            /** @description Settings of the block, by type */
+            params?: {
+                [key: string]: unknown;
+            };
+            /** @description A disabled block is not run */
+            enabled?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        Edge: {
+            id?: string;
+            /** @description Id of the block the edge leaves */
+            source: string;
+            /** @description Id of the block the edge enters */
+            target: string;
+            /** @description Branch of the source, e.g. error */
+            sourceHandle?: string;
+            targetHandle?: string;
+        } & {
+            [key: string]: unknown;
+        };
         User: {
             id: string;
             email: string;
@@ -95,6 +317,229 @@ export interface components {
             key: string;
             /** @description ISO 8601 timestamp */
             createdAt: string;
+        };
+        Folder: {
+            id: string;
+            workspaceId: string;
+            /** @description The enclosing folder; null at the top level */
+            parentId: string | null;
+            name: string;
+            /** @description ISO 8601 timestamp */
+            createdAt: string;
+        };
+        Workflow: {
+            id: string;
+            workspaceId: string;
+            folderId: string | null;
+            name: string;
+            description: string;
+            isDeployed: boolean;
+            /** @description When the live version was deployed; null when never deployed */
+            deployedAt: string | null;
+            /** @description ISO 8601 timestamp */
+            createdAt: string;
+            /** @description ISO 8601 timestamp */
+            updatedAt: string;
+            state: components["schemas"]["WorkflowStateOutput"];
+        };
+        WorkflowSummary: {
+            id: string;
+            workspaceId: string;
+            folderId: string | null;
+            name: string;
+            description: string;
+            isDeployed: boolean;
+            /** @description When the live version was deployed; null when never deployed */
+            deployedAt: string | null;
+            /** @description ISO 8601 timestamp */
+            createdAt: string;
+            /** @description ISO 8601 timestamp */
+            updatedAt: string;
+        };
+        Deployment: {
+            /** @description Deployment id */
+            id: string;
+            workflowId: string;
+            /** @description 1 for the first deploy, then one more per deploy */
+            version: number;
+            /** @description ISO 8601 timestamp */
+            deployedAt: string;
+        };
+        DeploymentStatus: {
+            isDeployed: boolean;
+            deployedAt: string | null;
+            /** @description The state was saved since the live version was deployed */
+            needsRedeployment: boolean;
+        };
+        ExecutionResponse: {
+            success: boolean;
+            executionId: string;
+            /** @description The response block's data, else the last block's output */
+            output: unknown;
+            error: string | null;
+            metadata: {
+                /** @description ISO 8601 timestamp */
+                startTime: string;
+                /** @description ISO 8601 timestamp */
+                endTime: string;
+                /** @description Milliseconds */
+                duration: number;
+            };
+        };
+        LogEntry: {
+            /** @description Log id */
+            id: string;
+            workflowId: string;
+            executionId: string;
+            /** @enum {string} */
+            level: "info" | "error";
+            /** @enum {string} */
+            trigger: "api" | "webhook" | "schedule" | "manual" | "chat";
+            /** @description ISO 8601 timestamp */
+            startedAt: string;
+            /** @description ISO 8601 timestamp */
+            endedAt: string;
+            /** @description Milliseconds */
+            totalDurationMs: number;
+            cost: {
+                /** @description USD */
+                total: number;
+            };
+            /** @description null, or the run's file data */
+            files: unknown;
+            /** @description Only with details=full */
+            workflow?: components["schemas"]["LogWorkflow"];
+            /** @description Only with includeTraceSpans=true or includeFinalOutput=true */
+            executionData?: {
+                /** @description Only with includeTraceSpans=true */
+                traceSpans?: unknown[];
+                /** @description Only with includeFinalOutput=true */
+                finalOutput?: unknown;
+            };
+        };
+        LogWorkflow: {
+            id: string;
+            /** @description "" when the workflow has been deleted since the run */
+            name: string;
+            description: string;
+        };
+        Limits: {
+            workflowExecutionRateLimit: {
+                sync: components["schemas"]["RateLimitBucket"];
+                async: components["schemas"]["RateLimitBucket"];
+            };
+            usage: components["schemas"]["Usage"];
+        };
+        RateLimitBucket: {
+            /** @description Sustained refill rate, tokens per minute */
+            requestsPerMinute: number;
+            /** @description Most tokens that can accumulate while idle */
+            maxBurst: number;
+            /** @description Whole tokens available now; can exceed requestsPerMinute, up to maxBurst */
+            remaining: number;
+            /** @description When the next whole token is added (docs/rate-limits.md) */
+            resetAt: string;
+        };
+        Usage: {
+            /** @description USD spent in the current billing period (calendar month, UTC) */
+            currentPeriodCost: number;
+            /** @description USD usage limit per billing period, from the installation's license */
+            limit: number;
+            /** @description free, pro, team or enterprise */
+            plan: string;
+            /** @description true when currentPeriodCost >= limit: executions are refused with 402 */
+            isExceeded: boolean;
+        };
+        ExecutionDetails: {
+            executionId: string;
+            workflowId: string;
+            workflowState: components["schemas"]["WorkflowStateOutput"];
+            executionMetadata: {
+                /** @enum {string} */
+                trigger: "api" | "webhook" | "schedule" | "manual" | "chat";
+                /** @description ISO 8601 timestamp */
+                startedAt: string;
+                /** @description ISO 8601 timestamp */
+                endedAt: string;
+                totalDurationMs: number;
+                cost: components["schemas"]["Cost"];
+            };
+            limits: components["schemas"]["Limits"];
+        };
+        Cost: {
+            /** @description USD: base execution charge + model cost */
+            total: number;
+            tokens: {
+                prompt: number;
+                completion: number;
+                total: number;
+            };
+            models: {
+                [key: string]: {
+                    /** @description USD for prompt tokens */
+                    input: number;
+                    /** @description USD for completion tokens */
+                    output: number;
+                    total: number;
+                    tokens: {
+                        prompt: number;
+                        completion: number;
+                        total: number;
+                    };
+                };
+            };
+        };
+        LogDetail: {
+            /** @description Log id */
+            id: string;
+            workflowId: string;
+            executionId: string;
+            /** @enum {string} */
+            level: "info" | "error";
+            /** @enum {string} */
+            trigger: "api" | "webhook" | "schedule" | "manual" | "chat";
+            /** @description ISO 8601 timestamp */
+            startedAt: string;
+            /** @description ISO 8601 timestamp */
+            endedAt: string;
+            /** @description Milliseconds */
+            totalDurationMs: number;
+            cost: components["schemas"]["Cost"];
+            workflow: components["schemas"]["LogWorkflow"];
+            executionData: {
+                traceSpans: unknown[];
+                /** @description The run's output; null when it produced none */
+                finalOutput: unknown;
+            };
+            limits: components["schemas"]["Limits"];
+        };
+        RateLimitBucketWithStatus: {
+            /** @description Sustained refill rate, tokens per minute */
+            requestsPerMinute: number;
+            /** @description Most tokens that can accumulate while idle */
+            maxBurst: number;
+            /** @description Whole tokens available now; can exceed requestsPerMinute, up to maxBurst */
+            remaining: number;
+            /** @description When the next whole token is added (docs/rate-limits.md) */
+            resetAt: string;
+            /** @description true when no whole token is left (remaining < 1) */
+            isLimited: boolean;
+        };
+        WorkflowStateOutput: {
+            /** @description Blocks keyed by block id */
+            blocks: {
+                [key: string]: components["schemas"]["Block"];
+            };
+            /** @default [] */
+            edges: components["schemas"]["Edge"][];
+            /** @default {} */
+            loops: {
+                [key: string]: unknown;
+            };
+            /** @default {} */
+            parallels: {
+                [key: string]: unknown;
+            };
         };
         ErrorEnvelope: {
             /** @description Human-readable message */
@@ -132,24 +577,6 @@ export interface operations {
                         /** @constant */
                         status: "ok";
                     };
-                };
-            };
-            /** @description Error */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error */
@@ -479,6 +906,978 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "folders-list": {
+        parameters: {
+            query: {
+                workspaceId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Folder"][];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "folders-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    workspaceId: string;
+                    name: string;
+                    /** @description A folder of the same workspace to nest the new folder in */
+                    parentId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Folder"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "workflows-list": {
+        parameters: {
+            query: {
+                workspaceId: string;
+                folderId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkflowSummary"][];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "workflows-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    workspaceId: string;
+                    name: string;
+                    description?: string;
+                    /** @description A folder of the same workspace */
+                    folderId?: string | null;
+                    state: components["schemas"]["WorkflowState"];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "workflows-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "workflows-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    /** @description null moves the workflow to the top level */
+                    folderId?: string | null;
+                    state?: components["schemas"]["WorkflowState"];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "workflows-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "workflows-deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Deployment"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "workflows-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeploymentStatus"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "workflows-execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    input?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionResponse"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "logs-list": {
+        parameters: {
+            query: {
+                workspaceId: string;
+                workflowIds?: string;
+                folderIds?: string;
+                triggers?: string;
+                level?: "info" | "error";
+                startDate?: string;
+                endDate?: string;
+                executionId?: string;
+                minDurationMs?: number;
+                maxDurationMs?: number;
+                minCost?: number;
+                maxCost?: number;
+                model?: string;
+                limit?: number;
+                cursor?: string;
+                order?: "desc" | "asc";
+                details?: "basic" | "full";
+                includeTraceSpans?: "0" | "1" | "true" | "false";
+                includeFinalOutput?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LogEntry"][];
+                        /** @description desc: null on the last page. asc: always set; poll with it to receive new entries */
+                        nextCursor: string | null;
+                        limits: components["schemas"]["Limits"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "logs-getExecution": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                executionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionDetails"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "logs-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Log id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LogDetail"];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "usage-getUsageLimits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        rateLimit: {
+                            sync: components["schemas"]["RateLimitBucketWithStatus"];
+                            async: components["schemas"]["RateLimitBucketWithStatus"];
+                            /** @description How the caller authenticated: "api_key" */
+                            authType: string;
+                        };
+                        usage: components["schemas"]["Usage"];
+                    };
                 };
             };
             /** @description Error */
