@@ -19,6 +19,7 @@ const envSchema = z.object({
   LICENSE_PUBLIC_KEY: z.string().optional(),
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type Config = {
@@ -36,6 +37,8 @@ export type Config = {
   licensePublicKey?: string;
   publicUrl?: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** HTTP server processes sharing the port and the database (Node only). */
+  workers: number;
 };
 
 export class ConfigError extends Error {}
@@ -70,5 +73,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     licensePublicKey: e.LICENSE_PUBLIC_KEY || undefined,
     publicUrl: e.PUBLIC_URL,
     logLevel: e.LOG_LEVEL,
+    workers: e.WORKERS,
   };
 }

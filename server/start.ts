@@ -68,7 +68,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   };
 }
 
-function printBanner(url: string, admin: Awaited<ReturnType<typeof resolveAdminKey>>, config: Config) {
+export function printBanner(url: string, admin: Awaited<ReturnType<typeof resolveAdminKey>>, config: Config) {
   const lines = [
     "",
     `Workflow service is running at ${url}`,
