@@ -1,4 +1,9 @@
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 export type LoadResult = { requests: number; errors: number; seconds: number; rps: number; p50: number; p99: number; statuses: Record<number, number> };
 
@@ -65,4 +70,62 @@ export function percentiles(samples: number[]): { p50: number; p99: number; mean
   const s = [...samples].sort((a, b) => a - b);
   const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
   return { p50: at(50), p99: at(99), mean: s.reduce((a, b) => a + b, 0) / (s.length || 1) };
+}
+
+/** True when Debian's `wrk` is installed (`apt-get install wrk`): a lighter load generator than Node. */
+export function hasWrk(): boolean {
+  try {
+    execFileSync("wrk", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch (e) {
+    // wrk --version exits 1 after printing its version.
+    return (e as { status?: number }).status === 1;
+  }
+}
+
+/**
+ * The same measurement with wrk (one thread), parsed from its --latency report. Asynchronous, so
+ * that servers living in this process (e.g. a benchmark's API target) go on answering.
+ */
+export async function runWrk(options: {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  concurrency: number;
+  seconds: number;
+}): Promise<LoadResult> {
+  const dir = mkdtempSync(join(tmpdir(), "wf-wrk-"));
+  const script = join(dir, "request.lua");
+  const lines = [`wrk.method = ${JSON.stringify(options.method ?? "GET")}`];
+  if (options.body) lines.push(`wrk.body = ${JSON.stringify(options.body)}`);
+  for (const [k, v] of Object.entries(options.headers ?? {})) lines.push(`wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`);
+  writeFileSync(script, `${lines.join("\n")}\n`);
+  const { stdout: out } = await promisify(execFile)(
+    "wrk",
+    ["-t1", `-c${options.concurrency}`, `-d${options.seconds}s`, "--latency", "-s", script, options.url],
+    { encoding: "utf8" },
+  );
+  rmSync(dir, { recursive: true, force: true });
+  const ms = (label: string) => {
+    const m = out.match(new RegExp(`\\s${label}%\\s+([\\d.]+)(us|ms|s)`));
+    if (!m) return 0;
+    const v = Number(m[1]);
+    return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
+  };
+  const requests = Number(out.match(/(\d+) requests in/)?.[1] ?? 0);
+  const non2xx = Number(out.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
+  const errors = (out.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/)?.slice(1) ?? []).reduce(
+    (a, b) => a + Number(b),
+    0,
+  );
+  return {
+    requests,
+    errors,
+    seconds: options.seconds,
+    rps: Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? 0),
+    p50: ms("50"),
+    p99: ms("99"),
+    statuses: { 200: requests - non2xx, 0: non2xx },
+  };
 }

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { spawnServer } from "../../test/helpers/spawn-server.ts";
-import { runLoad } from "./load.ts";
+import { hasWrk, runLoad, runWrk } from "./load.ts";
 
 const { values } = parseArgs({
   options: {
@@ -15,6 +15,9 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "32" },
     // Writes a V8 CPU profile of the service process into this folder.
     "cpu-prof-dir": { type: "string" },
+    workers: { type: "string", default: "2" },
+    // "wrk" (when installed) or "node".
+    client: { type: "string", default: hasWrk() ? "wrk" : "node" },
   },
 });
 const seconds = Number(values.seconds);
@@ -39,6 +42,7 @@ const server = await spawnServer(process.execPath, [...profile, "--import", "tsx
   LICENSE: license,
   LOG_LEVEL: "error",
   NODE_ENV: "production",
+  WORKERS: values.workers,
 });
 
 async function call(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
@@ -84,22 +88,33 @@ try {
     body: JSON.stringify({ id: 7 }),
     concurrency,
   };
-  await runLoad({ ...request, seconds: 2 });
-  const result = await runLoad({ ...request, seconds });
+  const load = values.client === "wrk" ? runWrk : runLoad;
+  await load({ ...request, seconds: 2 });
+  const result = await load({ ...request, seconds });
 
   const db = createClient({ url: `file:${join(server.dataDir, "app.db")}` });
+  // Runs the load generator gave up on at the end still finish in the service: wait for them.
+  for (let i = 0; i < 50; i++) {
+    const running = await db.execute("select count(*) as n from execution_logs where status = 'running'");
+    if (Number(running.rows[0]?.n) === 0) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
   const logs = await db.execute("select count(*) as n, sum(status = 'success') as ok from execution_logs");
+  const failures = await db.execute(
+    "select error, count(*) as n from execution_logs where status != 'success' group by error order by n desc limit 5",
+  );
   db.close();
 
   const cpu = (await import("node:os")).cpus();
   process.stdout.write(
     [
       `machine: ${cpu.length} x ${cpu[0]?.model ?? "cpu"}, node ${process.version}`,
-      `command: npm run bench:exec -- --seconds ${seconds} --concurrency ${concurrency}`,
+      `command: npm run bench:exec -- --seconds ${seconds} --concurrency ${concurrency} --workers ${values.workers} --client ${values.client}`,
       "",
       "| executions | seconds | executions/s | p50 ms | p99 ms | non-200 | logs persisted (success) |",
       "|---|---|---|---|---|---|---|",
       `| ${result.requests} | ${result.seconds.toFixed(1)} | ${result.rps.toFixed(0)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${result.requests - (result.statuses[200] ?? 0) + result.errors} | ${logs.rows[0]?.n} (${logs.rows[0]?.ok}) |`,
+      ...failures.rows.map((r) => `failed runs: ${r.n} x ${r.error}`),
       "",
     ].join("\n"),
   );
