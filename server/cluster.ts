@@ -5,6 +5,9 @@ import { resolveAdminKey } from "./bootstrap.ts";
 import type { Config } from "./config.ts";
 import { migrateDatabase, openDatabase } from "./db/client.ts";
 import { printBanner } from "./start.ts";
+import { systemClock } from "./clock.ts";
+import { createLogger } from "./logger.ts";
+import { closeInterruptedRuns } from "./services/executions/close-interrupted-runs.ts";
 
 /**
  * Primary of a multi-process server (WORKERS > 1, Node only): migrates the database and settles the
@@ -15,6 +18,8 @@ export async function runPrimary(config: Config): Promise<() => Promise<void>> {
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
   await migrateDatabase(database);
   const admin = await resolveAdminKey(config, database);
+  const logger = createLogger(config.logLevel);
+  await closeInterruptedRuns({ ctx: { db: database.db, clock: systemClock, logger }, before: systemClock.now() });
   database.close();
 
   let stopping = false;

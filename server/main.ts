@@ -14,7 +14,7 @@ try {
   if (config.workers > 1 && !isDeno && cluster.isPrimary) {
     stop = await runPrimary(config);
   } else {
-    const running = await startServer({ env: process.env, banner: cluster.isPrimary });
+    const running = await startServer({ env: process.env, banner: cluster.isPrimary, closeInterruptedRuns: cluster.isPrimary });
     stop = running.close;
   }
   const shutdown = async () => {

@@ -9,6 +9,7 @@ import { migrateDatabase, openDatabase } from "./db/client.ts";
 import { loadLicense } from "./limits/license.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createGuardedFetch } from "./security/create-guarded-fetch.ts";
+import { closeInterruptedRuns } from "./services/executions/close-interrupted-runs.ts";
 
 export type StartOptions = {
   env: Record<string, string | undefined>;
@@ -16,6 +17,8 @@ export type StartOptions = {
   logger?: Logger;
   /** Print the first-start banner (admin key, URLs) to stdout. */
   banner?: boolean;
+  /** Close runs a previous process left `running` (false in cluster workers: the primary does it). */
+  closeInterruptedRuns?: boolean;
 };
 
 export type RunningServer = { url: string; deps: AppDeps; close(): Promise<void> };
@@ -47,6 +50,7 @@ export async function buildDeps(options: Omit<StartOptions, "banner">): Promise<
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { deps, admin } = await buildDeps(options);
   const { config, logger, database } = deps;
+  if (options.closeInterruptedRuns !== false) await closeInterruptedRuns({ ctx: deps, before: deps.clock.now() });
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,4 @@
 import type { InStatement } from "@libsql/client";
-import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { executionLogModels, executionLogs } from "../../db/schema/index.ts";
 import { addUsageStatement, billingPeriod } from "../../limits/usage.ts";
@@ -9,40 +8,45 @@ type Level = "info" | "error";
 
 /** The statements every execution writes, compiled on first use (the SQL is the same for every database). */
 let compiled: { insertRunning: CompiledStatement; complete: CompiledStatement } | undefined;
+
+const logColumns = {
+  id: p<string>("id"),
+  workspaceId: p<string>("workspaceId"),
+  workflowId: p<string>("workflowId"),
+  executionId: p<string>("executionId"),
+  userId: p<string>("userId"),
+  deploymentId: p<string | null>("deploymentId"),
+  trigger: p<"api">("trigger"),
+  startedAt: p<number>("startedAt"),
+};
 const usageByPeriod = new Map<string, CompiledStatement>();
+
+const completion = {
+  status: p<"success" | "error">("status"),
+  level: p<Level>("level"),
+  endedAt: p<number>("endedAt"),
+  totalDurationMs: p<number>("totalDurationMs"),
+  costTotal: p<number>("costTotal"),
+  cost: p<string>("cost"),
+  traceSpans: p<string | null>("traceSpans"),
+  finalOutput: p<string | null>("finalOutput"),
+  error: p<string | null>("error"),
+};
 
 function statements(db: Db) {
   compiled ??= {
     insertRunning: compileStatement(
-      db.insert(executionLogs).values({
-        id: p("id"),
-        workspaceId: p("workspaceId"),
-        workflowId: p("workflowId"),
-        executionId: p("executionId"),
-        userId: p("userId"),
-        deploymentId: p("deploymentId"),
-        status: "running",
-        level: "info",
-        trigger: p("trigger"),
-        startedAt: p("startedAt"),
-      }),
+      db
+        .insert(executionLogs)
+        .values({ ...logColumns, status: "running", level: "info" })
+        .onConflictDoNothing(),
     ),
+    // Inserts the whole row, or completes the `running` row written earlier for a long run.
     complete: compileStatement(
       db
-        .update(executionLogs)
-        .set({
-          status: p("status"),
-          level: p("level"),
-          endedAt: p("endedAt"),
-          totalDurationMs: p("totalDurationMs"),
-          costTotal: p("costTotal"),
-          cost: p("cost"),
-          files: null,
-          traceSpans: p("traceSpans"),
-          finalOutput: p("finalOutput"),
-          error: p("error"),
-        })
-        .where(eq(executionLogs.id, p("id"))),
+        .insert(executionLogs)
+        .values({ ...logColumns, ...completion, files: null })
+        .onConflictDoUpdate({ target: executionLogs.id, set: { ...completion, files: null } }),
     ),
   };
   return compiled;
@@ -63,8 +67,7 @@ export function insertRunningLog(db: Db, log: RunningLog): InStatement {
   return statements(db).insertRunning(log);
 }
 
-export type LogCompletion = {
-  id: string;
+export type LogCompletion = RunningLog & {
   status: "success" | "error";
   level: Level;
   endedAt: number;

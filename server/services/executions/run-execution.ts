@@ -1,5 +1,4 @@
 import type { InStatement } from "@libsql/client";
-import { eq } from "drizzle-orm";
 import type { AppDeps } from "../../context.ts";
 import { executionLogs } from "../../db/schema/index.ts";
 import { runWorkflow } from "../../executor/index.ts";
@@ -7,7 +6,8 @@ import type { ExecutionResult, ExecutorDeps, WorkflowState } from "../../executo
 import { newId } from "../../ids.ts";
 import { type CostObject, calculateCost } from "../../limits/cost.ts";
 import { createExecutorDeps } from "./create-executor-deps.ts";
-import { addUsage, completeLog, insertLogModels, insertRunningLog } from "./execution-log-statements.ts";
+import { addUsage, completeLog, insertLogModels, insertRunningLog, type RunningLog } from "./execution-log-statements.ts";
+import { RUNNING_ROW_DELAY_MS } from "./log-visibility.ts";
 import { toJson } from "./to-json.ts";
 
 export type ExecutionTrigger = "api" | "webhook" | "schedule" | "manual" | "chat";
@@ -23,6 +23,8 @@ export type RunExecutionArgs = {
   /** A pre-assigned id (e.g. an async job told its caller); a new one otherwise. */
   executionId?: string;
   executorDeps?: Partial<ExecutorDeps>;
+  /** When the `running` row is written; 0 writes it before the run starts. */
+  runningRowDelayMs?: number;
 };
 
 /** The executor's result, timed as the log records it, with the log's ids and the run's cost. */
@@ -37,10 +39,10 @@ export type RecordedExecution = ExecutionResult & {
 const UNEXPECTED_FAILURE = "The workflow could not be run because of an internal error";
 
 /**
- * Runs one execution and records it: the log row is inserted as `running` first (so log readers
- * see runs in progress), then completed together with its models and the user's period usage in
- * one batch. The executor throwing is recorded as a failed run, never left `running`. Every trigger
- * (api, webhook, schedule, chat, async jobs) runs through here.
+ * Runs one execution and records it. A run still going after RUNNING_ROW_DELAY_MS gets a `running`
+ * row (which holds ascending log pages behind it); every run is then written complete, with its
+ * models and the user's period usage, in one batch. The executor throwing is recorded as a failed
+ * run, never left `running`. Every trigger (api, webhook, schedule, chat, async jobs) runs through here.
  */
 export async function runExecution(args: RunExecutionArgs): Promise<RecordedExecution> {
   const { ctx, workflow, deployment, trigger, userId } = args;
@@ -48,18 +50,18 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
   const executionId = args.executionId ?? newId("exec");
   const startedAt = ctx.clock.now();
   const { client } = ctx.database;
-  await client.execute(
-    insertRunningLog(ctx.db, {
-      id: logId,
-      workspaceId: workflow.workspaceId,
-      workflowId: workflow.id,
-      executionId,
-      userId,
-      deploymentId: deployment.id,
-      trigger,
-      startedAt,
-    }),
-  );
+  const row = {
+    id: logId,
+    workspaceId: workflow.workspaceId,
+    workflowId: workflow.id,
+    executionId,
+    userId,
+    deploymentId: deployment.id,
+    trigger,
+    startedAt,
+  };
+  const running = scheduleRunningRow(ctx, row, args.runningRowDelayMs ?? RUNNING_ROW_DELAY_MS);
+  if (args.runningRowDelayMs === 0) await running.written();
 
   const fields = { executionId, workflowId: workflow.id };
   let result: ExecutionResult;
@@ -70,6 +72,8 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
     ctx.logger.error("the executor failed unexpectedly", { ...fields, error: String(err) });
     result = failedResult(startedAt, ctx.clock.now());
   }
+  // The completion must land after the running row, never before it.
+  await running.settle();
 
   const endedAt = Math.max(startedAt, ctx.clock.now());
   const durationMs = endedAt - startedAt;
@@ -78,7 +82,7 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
   const models = [...new Set(result.modelUsage.map((u) => u.model))];
   const statements: InStatement[] = [
     completeLog(ctx.db, {
-      id: logId,
+      ...row,
       status: result.success ? "success" : "error",
       level,
       endedAt,
@@ -97,7 +101,7 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
     await client.batch(statements, "write");
   } catch (err) {
     ctx.logger.error("recording the execution result failed", { ...fields, error: String(err) });
-    await markFailed(ctx, logId, endedAt, durationMs);
+    await markFailed(ctx, row, endedAt, durationMs);
     throw err;
   }
   return { ...result, startedAt, endedAt, executionId, logId, level, durationMs, cost };
@@ -117,14 +121,44 @@ function failedResult(startedAt: number, endedAt: number): ExecutionResult {
   };
 }
 
-/** Last resort when the full completion could not be written: at least do not leave the row `running`. */
-async function markFailed(ctx: Pick<AppDeps, "db" | "logger">, logId: string, endedAt: number, durationMs: number) {
+/** Last resort when the full completion could not be written: at least do not leave the run `running`. */
+async function markFailed(ctx: Pick<AppDeps, "db" | "logger">, row: RunningLog, endedAt: number, durationMs: number) {
+  const failure = {
+    status: "error" as const,
+    level: "error" as const,
+    endedAt,
+    totalDurationMs: durationMs,
+    error: "The execution result could not be recorded",
+  };
   try {
     await ctx.db
-      .update(executionLogs)
-      .set({ status: "error", level: "error", endedAt, totalDurationMs: durationMs, error: "The execution result could not be recorded" })
-      .where(eq(executionLogs.id, logId));
+      .insert(executionLogs)
+      .values({ ...row, trigger: row.trigger as RunExecutionArgs["trigger"], ...failure })
+      .onConflictDoUpdate({ target: executionLogs.id, set: failure });
   } catch (err) {
-    ctx.logger.error("could not mark the execution log as failed", { logId, error: String(err) });
+    ctx.logger.error("could not mark the execution log as failed", { logId: row.id, error: String(err) });
   }
+}
+
+/**
+ * Writes the `running` row after `delayMs` unless the run is over by then. `written()` waits for
+ * the row; `settle()` stops the timer and waits for a write already under way.
+ */
+function scheduleRunningRow(ctx: Pick<AppDeps, "db" | "database" | "logger">, row: RunningLog, delayMs: number) {
+  let write: Promise<void> | undefined;
+  const start = () => {
+    write ??= ctx.database.client.execute(insertRunningLog(ctx.db, row)).then(
+      () => undefined,
+      (err) => ctx.logger.error("could not record the running execution", { logId: row.id, error: String(err) }),
+    );
+    return write;
+  };
+  const timer = delayMs > 0 ? setTimeout(start, delayMs) : undefined;
+  return {
+    written: start,
+    settle: async () => {
+      clearTimeout(timer);
+      await write;
+    },
+  };
 }

@@ -4,15 +4,12 @@ import type { LogEntry } from "../../../contract/logs/schemas.ts";
 import type { UserContext } from "../../context.ts";
 import { getLimits } from "../../limits/execution-limits.ts";
 import { requireWorkspacePermission } from "../auth/require-workspace-permission.ts";
+import { SETTLE_WINDOW_MS } from "../executions/log-visibility.ts";
 import { decodeCursor, encodeCursor, type LogPosition } from "./cursor.ts";
 import { runTiming } from "./log-fields.ts";
 import { buildLogListStatement, type LogListQuery, type LogPageRow, oldestRunningStatement, readLogPage } from "./log-query.ts";
 
-/**
- * How long after a run's start its row may still appear (insert latency, clocks of other processes).
- * Ascending pages never reach into this window, so a cursor never passes a row that lands later.
- */
-export const SETTLE_WINDOW_MS = 2_000;
+export { SETTLE_WINDOW_MS };
 
 /** A page of completed runs' log entries in (started_at, id) order, with the cursor to continue. */
 export async function listLogs({ ctx, input }: { ctx: UserContext; input: ListLogsInput }): Promise<ListLogsOutput> {
