@@ -1,11 +1,10 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTenant, type Tenant } from "../helpers/factories.ts";
+import { type ReceivedRequest, type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
-type Seen = { method: string; path: string; query: URLSearchParams; headers: IncomingMessage["headers"]; body: string };
-type Route = (req: Seen, res: ServerResponse) => void;
+type Route = (req: ReceivedRequest, res: ServerResponse) => void;
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { "content-type": "application/json", ...headers });
@@ -15,8 +14,8 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 describe("the HTTP request (api) block, end to end", () => {
   let server: TestServer;
   let tenant: Tenant;
-  let external: { url: string; close(): Promise<void> };
-  const seen: Seen[] = [];
+  let external: Receiver;
+  let seen: ReceivedRequest[];
   const routes = new Map<string, Route>();
 
   const call = (path: string, init: RequestInit & { json?: unknown } = {}) =>
@@ -42,27 +41,13 @@ describe("the HTTP request (api) block, end to end", () => {
   }
 
   beforeAll(async () => {
-    const http = createServer((req, res) => {
-      let body = "";
-      req.on("data", (chunk) => (body += chunk));
-      req.on("end", () => {
-        const url = new URL(req.url ?? "/", "http://x");
-        const request = { method: req.method ?? "", path: url.pathname, query: url.searchParams, headers: req.headers, body };
-        seen.push(request);
-        const route = routes.get(url.pathname.split("/")[1] ?? "");
-        if (route) route(request, res);
-        else json(res, 200, { method: request.method, path: request.path });
-      });
+    external = await startReceiver();
+    seen = external.requests;
+    external.reply((request, res) => {
+      const route = routes.get(request.path.split("/")[1] ?? "");
+      if (route) route(request, res);
+      else json(res, 200, { method: request.method, path: request.path });
     });
-    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-    external = {
-      url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-      close: () =>
-        new Promise<void>((resolve) => {
-          http.closeAllConnections();
-          http.close(() => resolve());
-        }),
-    };
     server = await startTestServer();
     tenant = await createTenant(server);
   });

@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../server/clock.ts";
@@ -7,27 +5,18 @@ import { executionLogs, usagePeriods } from "../../server/db/schema/index.ts";
 import { takeExecutionToken } from "../../server/limits/execution-limits.ts";
 import { billingPeriod } from "../../server/limits/usage.ts";
 import { createTenant, type Tenant } from "../helpers/factories.ts";
+import { type ReceivedRequest, startReceiver } from "../helpers/receiver.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
-type Seen = { method: string; url: string; headers: IncomingMessage["headers"]; body: string };
-
 /** A stand-in for the external service the api block calls. */
-async function startExternal(answer: (req: Seen) => { status: number; body: unknown }) {
-  const seen: Seen[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => {
-      const request = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body };
-      seen.push(request);
-      const out = answer(request);
-      res.writeHead(out.status, { "content-type": "application/json", "x-external": "1" });
-      res.end(JSON.stringify(out.body));
-    });
+async function startExternal(answer: (req: ReceivedRequest) => { status: number; body: unknown }) {
+  const receiver = await startReceiver();
+  receiver.reply((request, res) => {
+    const out = answer(request);
+    res.writeHead(out.status, { "content-type": "application/json", "x-external": "1" });
+    res.end(JSON.stringify(out.body));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: receiver.url, seen: receiver.requests, close: receiver.close };
 }
 
 describe("POST /api/workflows/{id}/execute", () => {
