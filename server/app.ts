@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { AppDeps, RequestContext } from "./context.ts";
 import { AppError } from "./errors.ts";
 import { toAppError } from "./http/error-mapping.ts";
-import { createRestHandler, errorResponse } from "./http/rest-handler.ts";
+import { createRestHandler, errorResponse, logServerError } from "./http/rest-handler.ts";
 import { newId } from "./ids.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { appRouter } from "./routers/index.ts";
@@ -48,6 +48,9 @@ export function createApp(deps: AppDeps) {
         ctx.resHeaders = resHeaders;
         return ctx;
       },
+      onError: ({ error }) => logServerError(c.get("ctx"), error),
+      // Errors carry their own headers (e.g. Retry-After and the rate-limit headers of a 429).
+      responseMeta: ({ errors }) => ({ headers: errors.length > 0 ? toAppError(errors[0]).headers : undefined }),
     }),
   );
 
@@ -71,9 +74,9 @@ export function createApp(deps: AppDeps) {
     errorResponse(new AppError(404, "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), c.get("ctx")?.requestId ?? newId("req")),
   );
   app.onError((err, c) => {
-    const appError = toAppError(err);
-    if (appError.status >= 500) deps.logger.error("request failed", { path: c.req.path, error: String(err) });
-    return errorResponse(appError, c.get("ctx")?.requestId ?? newId("req"));
+    const requestId = c.get("ctx")?.requestId ?? newId("req");
+    logServerError({ logger: deps.logger, requestId }, err);
+    return errorResponse(toAppError(err), requestId);
   });
   return app;
 }

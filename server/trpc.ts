@@ -36,13 +36,42 @@ const t = initTRPC
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
+
+/**
+ * Domain errors become tRPC errors of the matching code, so the tRPC transport answers with the
+ * right HTTP status and error code; the AppError stays the cause for the envelope.
+ */
+export const publicProcedure = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: trpcCodeFor(cause.status), message: cause.message, cause });
+  }
+  return result;
+});
+
+const CODE_BY_STATUS: Record<number, TRPCError["code"]> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  402: "PAYMENT_REQUIRED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  429: "TOO_MANY_REQUESTS",
+  503: "SERVICE_UNAVAILABLE",
+};
+
+function trpcCodeFor(status: number): TRPCError["code"] {
+  return CODE_BY_STATUS[status] ?? (status >= 500 ? "INTERNAL_SERVER_ERROR" : "BAD_REQUEST");
+}
 
 /** Resolves `x-api-key` (any case) to its user; 401 when missing or unknown. */
-export const apiKeyProcedure = t.procedure.use(async ({ ctx, next }) => next({ ctx: await authenticateRequest(ctx) }));
+export const apiKeyProcedure = publicProcedure.use(async ({ ctx, next }) => next({ ctx: await authenticateRequest(ctx) }));
 
 /** Admin API: `x-admin-key` compared in constant time; 503 when no admin key is configured. */
-export const adminProcedure = t.procedure.use(async ({ ctx, next }) => {
+export const adminProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const configured = ctx.config.adminApiKey;
   if (!configured) {
     throw new AppError(503, "NOT_CONFIGURED", "The admin API is disabled: ADMIN_API_KEY is not set");

@@ -24,7 +24,13 @@ export function serveAdminUi<E extends Env>(app: Hono<E>) {
   app.get("/*", (c) => {
     const built = existsSync(join(distDir, "index.html"));
     const root = built ? distDir : null;
-    const path = normalize(decodeURIComponent(c.req.path)).replace(/^(\.\.[/\\])+/, "");
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(c.req.path);
+    } catch {
+      return c.notFound();
+    }
+    const path = normalize(decoded).replace(/^(\.\.[/\\])+/, "");
     if (root && path !== "/") {
       const file = join(root, path);
       if (file.startsWith(root) && existsSync(file) && extname(file)) {

@@ -24,6 +24,9 @@ export function createRestHandler(router: AnyTRPCRouter) {
   const handler = createOpenApiNodeHttpHandler({
     router,
     createContext: ({ req }: { req: { ctx: RequestContext } }) => req.ctx,
+    onError: ({ error, ctx }: { error: unknown; ctx?: RequestContext }) => {
+      if (ctx) logServerError(ctx, error);
+    },
     responseMeta: ({ ctx, paths, errors }: { ctx?: RequestContext; paths?: string[]; errors: unknown[] }) => {
       // Merge through Headers so that a name set by both ctx and the error is sent once.
       const merged = new Headers(ctx?.resHeaders);
@@ -80,7 +83,10 @@ export function createRestHandler(router: AnyTRPCRouter) {
       handler(proxied, res, () => {
         matched = false;
         resolve(null);
-      }).catch(() => resolve(errorResponse(toAppError(new Error("unhandled")), ctx.requestId)));
+      }).catch((error: unknown) => {
+        logServerError(ctx, error);
+        resolve(errorResponse(toAppError(error), ctx.requestId));
+      });
     });
     if (!matched || !response) return null;
     if (response.status < 400) return response;
@@ -100,6 +106,17 @@ async function rewriteErrorBody(response: Response, requestId: string): Promise<
   headers.set("content-type", "application/json");
   const body = env ?? envelope(new AppError(response.status, "ERROR", "Request failed"), requestId);
   return new Response(JSON.stringify(body), { status: response.status, headers });
+}
+
+/** Failures we answer with 5xx are logged with the request id the caller was given; 4xx are not. */
+export function logServerError(ctx: Pick<RequestContext, "logger" | "requestId">, error: unknown): void {
+  if (toAppError(error).status < 500) return;
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  ctx.logger.error("request failed", {
+    requestId: ctx.requestId,
+    error: cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause),
+    stack: cause instanceof Error ? cause.stack : undefined,
+  });
 }
 
 export function errorResponse(err: AppError, requestId: string): Response {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "../../server/clock.ts";
+import type { Logger } from "../../server/logger.ts";
 import { type RunningServer, startServer } from "../../server/start.ts";
 
 export const TEST_ADMIN_KEY = "test-admin-key-0123456789abcdef";
@@ -15,7 +16,7 @@ export type TestServer = RunningServer & {
 
 /** A real server on 127.0.0.1:0 over a fresh libSQL file of its own. */
 export async function startTestServer(
-  options: { env?: Record<string, string | undefined>; clock?: Clock } = {},
+  options: { env?: Record<string, string | undefined>; clock?: Clock; logger?: Logger } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "wf-test-"));
   const running = await startServer({
@@ -29,6 +30,7 @@ export async function startTestServer(
       ...options.env,
     },
     clock: options.clock,
+    logger: options.logger,
   });
   const request = (path: string, init: RequestInit & { json?: unknown } = {}) => {
     const headers = new Headers(init.headers);

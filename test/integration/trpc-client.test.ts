@@ -30,6 +30,7 @@ describe("typed tRPC client at /trpc", () => {
     expect(err).toBeInstanceOf(TRPCClientError);
     const data = (err as TRPCClientError<AppRouter>).data as unknown as Record<string, unknown>;
     expect(data.httpStatus).toBe(401);
+    expect(data.code).toBe("UNAUTHORIZED");
     expect(data.envelope).toMatchObject({ code: "UNAUTHORIZED", requestId: expect.any(String) });
     expect(JSON.stringify(data)).not.toContain("stack");
   });
