@@ -6,6 +6,7 @@ import type { Config } from "./config.ts";
 import { migrateDatabase, openDatabase } from "./db/client.ts";
 import { printBanner } from "./start.ts";
 import { systemClock } from "./clock.ts";
+import { loadLicense } from "./limits/license.ts";
 import { createLogger } from "./logger.ts";
 import { closeInterruptedRuns } from "./services/executions/close-interrupted-runs.ts";
 
@@ -15,10 +16,12 @@ import { closeInterruptedRuns } from "./services/executions/close-interrupted-ru
  * is replaced. Returns a stop function.
  */
 export async function runPrimary(config: Config): Promise<() => Promise<void>> {
+  const logger = createLogger(config.logLevel);
+  // A bad license stops the start here, once, instead of crashing every worker in a loop.
+  loadLicense(config, logger, systemClock.now());
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
   await migrateDatabase(database);
   const admin = await resolveAdminKey(config, database);
-  const logger = createLogger(config.logLevel);
   await closeInterruptedRuns({ ctx: { db: database.db, clock: systemClock, logger }, before: systemClock.now() });
   database.close();
 

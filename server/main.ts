@@ -3,6 +3,7 @@ import cluster from "node:cluster";
 import process from "node:process";
 import { runPrimary } from "./cluster.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { LicenseError } from "./limits/license.ts";
 import { startServer } from "./start.ts";
 
 const isDeno = "Deno" in globalThis;
@@ -24,7 +25,7 @@ try {
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
 } catch (error) {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof LicenseError) {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }

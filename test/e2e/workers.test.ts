@@ -34,3 +34,22 @@ describe("WORKERS=2: several server processes on one port and one database", () 
     expect(server.output()).toMatch(/running at http:/);
   });
 });
+
+describe("start-up with a bad license", () => {
+  for (const workers of ["1", "2"]) {
+    it(`stops with a clear message and exit code 1 (WORKERS=${workers})`, async () => {
+      const started = spawnServer(process.execPath, ["--import", "tsx", "server/main.ts"], {
+        ADMIN_API_KEY: ADMIN_KEY,
+        WORKERS: workers,
+        LICENSE: "{not json",
+      });
+      const err = (await started.then(
+        () => new Error("started"),
+        (e: unknown) => e,
+      )) as Error;
+      expect(err.message).toMatch(/exited with 1/);
+      expect(err.message).toMatch(/license is not valid/i);
+      expect(err.message).not.toMatch(/\n\s+at /);
+    });
+  }
+});

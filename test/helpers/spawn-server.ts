@@ -39,6 +39,7 @@ export async function spawnServer(
     child.stdout?.on("data", check);
     child.once("exit", (code) => {
       clearTimeout(timer);
+      if (!env.DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
       reject(new Error(`server exited with ${code}:\n${out}`));
     });
   });
