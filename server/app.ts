@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { AppDeps, RequestContext } from "./context.ts";
 import { AppError } from "./errors.ts";
 import { toAppError } from "./http/error-mapping.ts";
+import { checkTrpcInput } from "./http/check-trpc-input.ts";
 import { createRestHandler, errorResponse, logServerError } from "./http/rest-handler.ts";
 import { newId } from "./ids.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
@@ -38,8 +39,10 @@ export function createApp(deps: AppDeps) {
 
   app.get("/openapi.json", (c) => c.body(openApiJson, 200, { "content-type": "application/json" }));
 
-  app.all("/trpc/*", (c) =>
-    fetchRequestHandler({
+  app.all("/trpc/*", async (c) => {
+    const refused = await checkTrpcInput(c.req.raw);
+    if (refused) throw refused;
+    return fetchRequestHandler({
       endpoint: "/trpc",
       req: c.req.raw,
       router: appRouter,
@@ -51,8 +54,8 @@ export function createApp(deps: AppDeps) {
       onError: ({ error }) => logServerError(c.get("ctx"), error),
       // Errors carry their own headers (e.g. Retry-After and the rate-limit headers of a 429).
       responseMeta: ({ errors }) => ({ headers: errors.length > 0 ? toAppError(errors[0]).headers : undefined }),
-    }),
-  );
+    });
+  });
 
   // Matched case-insensitively, like every REST path, so no spelling reaches the OpenAPI adapter
   // (which would merge the path id over a body field called `id`).
