@@ -55,8 +55,7 @@ CREATE TABLE `workflow_deployments` (
 	`version` integer NOT NULL,
 	`state` text NOT NULL,
 	`state_version` integer NOT NULL,
-	`created_at` integer NOT NULL,
-	FOREIGN KEY (`workflow_id`) REFERENCES `workflows`(`id`) ON UPDATE no action ON DELETE cascade
+	`created_at` integer NOT NULL
 );
 --> statement-breakpoint
 CREATE INDEX `workflow_deployments_workflow_idx` ON `workflow_deployments` (`workflow_id`,`version`);--> statement-breakpoint

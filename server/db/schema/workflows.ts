@@ -21,12 +21,15 @@ export const workflows = sqliteTable(
   (t) => [index("workflows_workspace_idx").on(t.workspaceId), index("workflows_folder_idx").on(t.folderId)],
 );
 
-/** Immutable snapshots of a workflow's state, one per deploy. */
+/**
+ * Immutable snapshots of a workflow's state, one per deploy. Not a foreign key to workflows: the
+ * execution details of past runs keep showing the snapshot they ran after the workflow is deleted.
+ */
 export const workflowDeployments = sqliteTable(
   "workflow_deployments",
   {
     id: text("id").primaryKey(),
-    workflowId: text("workflow_id").notNull().references(() => workflows.id, { onDelete: "cascade" }),
+    workflowId: text("workflow_id").notNull(),
     version: integer("version").notNull(),
     state: text("state").notNull(),
     stateVersion: integer("state_version").notNull(),
