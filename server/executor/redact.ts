@@ -1,10 +1,7 @@
-/** Header names whose values are credentials: they never reach trace spans or logs. */
-const SENSITIVE_HEADER = /auth|cookie|api[-_]?key|token|secret|password|session|credential/i;
-export const REDACTED = "[redacted]";
+import { isSensitiveHeader } from "../security/sensitive-headers.ts";
 
-export function isSensitiveHeader(name: string): boolean {
-  return SENSITIVE_HEADER.test(name);
-}
+export { isSensitiveHeader };
+export const REDACTED = "[redacted]";
 
 /**
  * A copy of a header collection (object map or `{key, value}` rows) with sensitive values replaced;

@@ -4,12 +4,12 @@ import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import type { GuardedFetch, GuardedRequestInit, GuardedResponse } from "./guarded-fetch.ts";
 import { isPrivateAddress } from "./private-address.ts";
+import { isSensitiveHeader } from "./sensitive-headers.ts";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 /** Credentials meant for one origin must not follow a redirect to another. */
-const CROSS_ORIGIN_DROPPED = ["authorization", "proxy-authorization", "cookie"];
 const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-language", "transfer-encoding"];
 
 export type OutboundErrorKind =
@@ -94,7 +94,9 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
       if (res.status < 300 || res.status >= 400 || !location || init.redirect === "manual") return res;
       const next = nextHop(url, method, res.status, location);
       if (!next) throw new OutboundError("invalid_url", `Invalid redirect location: ${location}`);
-      if (next.url.origin !== url.origin) for (const name of CROSS_ORIGIN_DROPPED) headers.delete(name);
+      if (next.url.origin !== url.origin) {
+        for (const name of [...headers.keys()]) if (isSensitiveHeader(name)) headers.delete(name);
+      }
       if (next.method !== method) {
         body = undefined;
         for (const name of BODY_HEADERS) headers.delete(name);

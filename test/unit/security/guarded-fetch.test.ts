@@ -133,12 +133,14 @@ describe("guarded fetch: redirects", () => {
       else if (req.path === "/away") res.writeHead(302, { location: `${b.url}/landing` }).end();
       else res.end();
     });
-    const headers = { authorization: "Bearer t", cookie: "c=1", "x-other": "kept" };
+    const headers = { authorization: "Bearer t", cookie: "c=1", "x-api-key": "k", "x-auth-token": "t", "x-other": "kept" };
     await open(`${a.url}/same`, { headers });
     expect(a.requests[1].headers).toMatchObject({ authorization: "Bearer t", cookie: "c=1" });
     await open(`${a.url}/away`, { headers });
     expect(b.requests[0].headers.authorization).toBeUndefined();
     expect(b.requests[0].headers.cookie).toBeUndefined();
+    expect(b.requests[0].headers["x-api-key"]).toBeUndefined();
+    expect(b.requests[0].headers["x-auth-token"]).toBeUndefined();
     expect(b.requests[0].headers["x-other"]).toBe("kept");
   });
 
