@@ -1,3 +1,4 @@
+import { redactHeaders } from "../redact.ts";
 import { embed } from "../template.ts";
 import type { BlockHandler, ResponseSpec } from "./block-handler.ts";
 import { checkKeyValues, isWholeReference, toPairs } from "./param-checks.ts";
@@ -29,7 +30,10 @@ export const responseBlock: BlockHandler = {
     }
     const data = params.data === undefined ? null : params.data;
     const response: ResponseSpec = { data, status, headers: Object.fromEntries(headers) };
-    return { output: response, error: null, response };
+    // The caller gets the real headers; the trace span must not keep credentials (e.g. set-cookie).
+    const traced = { ...response, headers: redactHeaders(response.headers) };
+    const traceInput = params.headers === undefined ? params : { ...params, headers: redactHeaders(params.headers) };
+    return { output: response, error: null, response, traceInput, traceOutput: traced };
   },
 };
 

@@ -39,6 +39,14 @@ describe("runWorkflow: response block", () => {
     });
   });
 
+  it("keeps credential headers out of its trace span, but answers the caller with them", async () => {
+    const { result } = await run(chain(start(), response({ data: 1, headers: { "Set-Cookie": "sid=<start.sid>", "X-Plain": "p" } })), { sid: "s3cret" });
+    expect(result.headers).toMatchObject({ "set-cookie": "sid=s3cret", "x-plain": "p" });
+    const span = JSON.stringify(result.traceSpans[1]);
+    expect(span).not.toContain("s3cret");
+    expect(result.traceSpans[1].output).toMatchObject({ headers: { "set-cookie": "[redacted]", "x-plain": "p" } });
+  });
+
   it("defaults to status 200 and null data", async () => {
     const { result } = await run(chain(start(), response({})));
     expect(result).toMatchObject({ success: true, output: null, status: 200, headers: {} });
