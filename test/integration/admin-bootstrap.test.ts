@@ -57,6 +57,16 @@ describe("admin key bootstrap on first start", () => {
     await server.close();
   });
 
+  it("runs on an in-memory database (DATABASE_URL=:memory:)", async () => {
+    const server = await startServer({ env: { ...base, DATA_DIR: tempDir(), DATABASE_URL: ":memory:", ADMIN_API_KEY: "memory-admin-key-0123456789" } });
+    const headers = { "x-admin-key": "memory-admin-key-0123456789", "content-type": "application/json" };
+    const created = await fetch(`${server.url}/api/v1/admin/users`, { method: "POST", headers, body: JSON.stringify({ email: "m@example.com", name: "M" }) });
+    expect(created.status).toBe(201);
+    const listed = await (await fetch(`${server.url}/api/v1/admin/users`, { headers })).json();
+    expect(listed.pagination.total).toBe(1);
+    await server.close();
+  });
+
   it("refuses to start with an invalid configuration, naming the variable", () => {
     expect(() => loadConfig({ PORT: "abc" })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: "postgres://x" })).toThrow(/DATABASE_URL/);
