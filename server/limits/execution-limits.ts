@@ -1,7 +1,12 @@
+import type { Client } from "@libsql/client";
+import { and, eq, sql } from "drizzle-orm";
 import type { AppDeps } from "../context.ts";
+import type { Db } from "../db/client.ts";
+import { rateLimitBuckets, usagePeriods } from "../db/schema/index.ts";
 import { AppError } from "../errors.ts";
-import { type BucketState, consumeToken, peekBucket } from "./token-bucket.ts";
-import { getCurrentPeriodCost } from "./usage.ts";
+import { type CompiledStatement, compileStatement, placeholder as p } from "../services/executions/compiled-statement.ts";
+import { type BucketState, bucketStateAt, consumeToken, type StoredBucket } from "./token-bucket.ts";
+import { billingPeriod, getCurrentPeriodCost, periodCost } from "./usage.ts";
 
 export type ExecutionMode = "sync" | "async";
 
@@ -15,16 +20,57 @@ type LimitsDeps = Pick<AppDeps, "db" | "clock" | "license">;
 
 const bucketKey = (mode: ExecutionMode, userId: string) => `${mode}:${userId}`;
 
+// The logs API answers with the limits on every call: one statement, compiled once.
+let readLimits: CompiledStatement | undefined;
+const SYNC = 0;
+const ASYNC = 1;
+const USAGE = 2;
+
+/**
+ * Both execution buckets' rows and the period's usage row in one statement, each found through its
+ * primary key: one result row `(which, tokens or cost, updatedAt)` per stored row.
+ */
+function compileReadLimits(db: Db): CompiledStatement {
+  const t = rateLimitBuckets;
+  const bucket = (which: number, key: string) =>
+    db
+      .select({ which: sql<number>`${sql.raw(String(which))}`, amount: t.tokens, updatedAt: t.updatedAt })
+      .from(t)
+      .where(eq(t.key, p(key)));
+  const usage = db
+    .select({ which: sql<number>`${sql.raw(String(USAGE))}`, amount: usagePeriods.cost, updatedAt: sql<number>`null` })
+    .from(usagePeriods)
+    .where(and(eq(usagePeriods.userId, p("userId")), eq(usagePeriods.period, p("period"))));
+  return compileStatement(bucket(SYNC, "syncKey").unionAll(bucket(ASYNC, "asyncKey")).unionAll(usage));
+}
+
 /** The user's execution buckets and period usage. Only peeks: reading limits spends no token. */
 export async function getLimits(deps: LimitsDeps, userId: string): Promise<Limits> {
   const { limits, plan } = deps.license;
-  const [sync, async, currentPeriodCost] = await Promise.all([
-    peekBucket(deps, bucketKey("sync", userId), limits.sync),
-    peekBucket(deps, bucketKey("async", userId), limits.async),
-    getCurrentPeriodCost(deps, userId),
-  ]);
+  const now = deps.clock.now();
+  readLimits ??= compileReadLimits(deps.db);
+  const { rows } = await clientOf(deps.db).execute(
+    readLimits({
+      syncKey: bucketKey("sync", userId),
+      asyncKey: bucketKey("async", userId),
+      userId,
+      period: billingPeriod(now),
+    }),
+  );
+  // A bucket never used, or a period without runs, has no row.
+  const buckets: [StoredBucket | null, StoredBucket | null] = [null, null];
+  let cost: number | null = null;
+  for (const row of rows) {
+    if (row[0] === USAGE) cost = row[1] as number;
+    else buckets[row[0] as typeof SYNC | typeof ASYNC] = { tokens: row[1] as number, updatedAt: row[2] as number };
+  }
+  const bucketNow = Math.floor(now);
+  const currentPeriodCost = periodCost(cost);
   return {
-    workflowExecutionRateLimit: { sync, async },
+    workflowExecutionRateLimit: {
+      sync: bucketStateAt(limits.sync, buckets[SYNC], bucketNow),
+      async: bucketStateAt(limits.async, buckets[ASYNC], bucketNow),
+    },
     usage: {
       currentPeriodCost,
       limit: limits.usageLimitUsd,
@@ -66,4 +112,9 @@ export async function takeExecutionToken(deps: LimitsDeps, userId: string, mode:
 
 function formatUsd(n: number): string {
   return `$${n.toFixed(n < 1 ? 4 : 2)}`;
+}
+
+/** The libSQL client under a drizzle database: these deps carry only `db`. */
+function clientOf(db: Db): Client {
+  return (db as Db & { $client: Client }).$client;
 }

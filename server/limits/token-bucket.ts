@@ -1,6 +1,9 @@
+import type { Client } from "@libsql/client";
 import { eq, sql } from "drizzle-orm";
 import type { AppDeps } from "../context.ts";
+import type { Db } from "../db/client.ts";
 import { rateLimitBuckets as t } from "../db/schema/index.ts";
+import { type CompiledStatement, compileStatement, placeholder as p } from "../services/executions/compiled-statement.ts";
 import type { BucketLimit } from "./plans.ts";
 
 /** A bucket as callers see it (spec 2.1); see docs/rate-limits.md for `resetAt`. */
@@ -8,10 +11,18 @@ export type BucketState = { requestsPerMinute: number; maxBurst: number; remaini
 
 export type ConsumeResult = BucketState & { allowed: boolean; retryAfterSeconds: number };
 
+/** A bucket's row as stored: its tokens as of `updatedAt` (epoch ms). */
+export type StoredBucket = { tokens: number; updatedAt: number };
+
 type BucketDeps = Pick<AppDeps, "db" | "clock">;
 
 const MS_PER_MINUTE = 60_000;
 const TOKEN_PRECISION = 1e-9;
+
+// Every API call and execution spends a token: the statements are compiled once (the SQL text is
+// the same for every database), each call only binds values.
+let consume: CompiledStatement | undefined;
+let peek: CompiledStatement | undefined;
 
 /**
  * Takes one token from bucket `key`, refilling it first for the time elapsed since its last update.
@@ -22,46 +33,77 @@ const TOKEN_PRECISION = 1e-9;
 export async function consumeToken(deps: BucketDeps, key: string, limit: BucketLimit): Promise<ConsumeResult> {
   const now = Math.floor(deps.clock.now());
   const { requestsPerMinute: rate, maxBurst } = limit;
-  // SET expressions all see the row as it was before the update. A clock that went backwards
-  // (elapsed < 0, or another process's clock ahead of ours) refills nothing and keeps the later time.
-  // Rounding to 1e-9 stops float noise from making 0.3 + 0.7 tokens fall short of one token.
-  const refilled = sql`min(${maxBurst}, round(${t.tokens} + (max(0, ${now} - ${t.updatedAt}) * ${rate}) / 60000.0, 9))`;
   const firstAllowed = maxBurst >= 1;
-  const [row] = await deps.db
-    .insert(t)
-    .values({
+  consume ??= compileConsume(deps.db);
+  const { rows } = await clientOf(deps.db).execute(
+    consume({
       key,
-      tokens: firstAllowed ? maxBurst - 1 : maxBurst,
-      updatedAt: now,
-      lastAllowed: firstAllowed ? 1 : 0,
-    })
-    .onConflictDoUpdate({
-      target: t.key,
-      set: {
-        tokens: sql`case when ${refilled} >= 1 then ${refilled} - 1 else ${refilled} end`,
-        updatedAt: sql`max(${t.updatedAt}, ${now})`,
-        lastAllowed: sql`case when ${refilled} >= 1 then 1 else 0 end`,
-      },
-    })
-    .returning({ tokens: t.tokens, updatedAt: t.updatedAt, lastAllowed: t.lastAllowed });
-  const state = describeBucket(limit, row.tokens, Math.max(row.updatedAt, now), now);
-  const allowed = row.lastAllowed === 1;
-  const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil(msUntil(row.tokens, 1, rate) / 1000));
+      now,
+      rate,
+      maxBurst,
+      firstTokens: firstAllowed ? maxBurst - 1 : maxBurst,
+      firstAllowed: firstAllowed ? 1 : 0,
+    }),
+  );
+  // The upsert always returns the one row it inserted or updated.
+  const tokens = rows[0][0] as number;
+  const updatedAt = rows[0][1] as number;
+  const allowed = rows[0][2] === 1;
+  const state = describeBucket(limit, tokens, Math.max(updatedAt, now), now);
+  const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil(msUntil(tokens, 1, rate) / 1000));
   return { ...state, allowed, retryAfterSeconds };
 }
 
 /** The bucket as it stands now, without taking a token or writing anything. */
 export async function peekBucket(deps: BucketDeps, key: string, limit: BucketLimit): Promise<BucketState> {
   const now = Math.floor(deps.clock.now());
-  const row = await deps.db
-    .select({ tokens: t.tokens, updatedAt: t.updatedAt })
-    .from(t)
-    .where(eq(t.key, key))
-    .get();
-  if (!row) return describeBucket(limit, limit.maxBurst, now, now);
-  const elapsed = Math.max(0, now - row.updatedAt);
-  const tokens = Math.min(limit.maxBurst, round9(row.tokens + (elapsed * limit.requestsPerMinute) / MS_PER_MINUTE));
-  return describeBucket(limit, tokens, Math.max(row.updatedAt, now), now);
+  peek ??= compileStatement(
+    deps.db
+      .select({ tokens: t.tokens, updatedAt: t.updatedAt })
+      .from(t)
+      .where(eq(t.key, p("key"))),
+  );
+  const { rows } = await clientOf(deps.db).execute(peek({ key }));
+  const row = rows[0];
+  return bucketStateAt(limit, row ? { tokens: row[0] as number, updatedAt: row[1] as number } : null, now);
+}
+
+/** A stored bucket (null: never used, so full) as it stands at `now`, refilled but not written back. */
+export function bucketStateAt(limit: BucketLimit, stored: StoredBucket | null, now: number): BucketState {
+  if (!stored) return describeBucket(limit, limit.maxBurst, now, now);
+  const elapsed = Math.max(0, now - stored.updatedAt);
+  const tokens = Math.min(limit.maxBurst, round9(stored.tokens + (elapsed * limit.requestsPerMinute) / MS_PER_MINUTE));
+  return describeBucket(limit, tokens, Math.max(stored.updatedAt, now), now);
+}
+
+/** The upsert of `consumeToken`; `firstTokens` / `firstAllowed` are what a new bucket starts with. */
+function compileConsume(db: Db): CompiledStatement {
+  const now = p<number>("now");
+  const maxBurst = p<number>("maxBurst");
+  const rate = p<number>("rate");
+  // SET expressions all see the row as it was before the update. A clock that went backwards
+  // (elapsed < 0, or another process's clock ahead of ours) refills nothing and keeps the later time.
+  // Rounding to 1e-9 stops float noise from making 0.3 + 0.7 tokens fall short of one token.
+  const refilled = sql`min(${maxBurst}, round(${t.tokens} + (max(0, ${now} - ${t.updatedAt}) * ${rate}) / 60000.0, 9))`;
+  return compileStatement(
+    db
+      .insert(t)
+      .values({ key: p("key"), tokens: p("firstTokens"), updatedAt: now, lastAllowed: p("firstAllowed") })
+      .onConflictDoUpdate({
+        target: t.key,
+        set: {
+          tokens: sql`case when ${refilled} >= 1 then ${refilled} - 1 else ${refilled} end`,
+          updatedAt: sql`max(${t.updatedAt}, ${now})`,
+          lastAllowed: sql`case when ${refilled} >= 1 then 1 else 0 end`,
+        },
+      })
+      .returning({ tokens: t.tokens, updatedAt: t.updatedAt, lastAllowed: t.lastAllowed }),
+  );
+}
+
+/** The libSQL client under a drizzle database: these deps carry only `db`. */
+function clientOf(db: Db): Client {
+  return (db as Db & { $client: Client }).$client;
 }
 
 /**

@@ -1,7 +1,12 @@
+import type { Client } from "@libsql/client";
 import { and, eq, sql } from "drizzle-orm";
 import type { AppDeps } from "../context.ts";
 import type { Db } from "../db/client.ts";
 import { usagePeriods } from "../db/schema/index.ts";
+import { type CompiledStatement, compileStatement, placeholder as p } from "../services/executions/compiled-statement.ts";
+
+// Read before every execution: compiled once, each call only binds values.
+let lookup: CompiledStatement | undefined;
 
 /** The billing period containing `ms`: its calendar month in UTC, as `YYYY-MM`. */
 export function billingPeriod(ms: number): string {
@@ -11,13 +16,20 @@ export function billingPeriod(ms: number): string {
 
 /** USD the user has spent in the current billing period (0 before the first run). */
 export async function getCurrentPeriodCost(deps: Pick<AppDeps, "db" | "clock">, userId: string): Promise<number> {
-  const row = await deps.db
-    .select({ cost: usagePeriods.cost })
-    .from(usagePeriods)
-    .where(and(eq(usagePeriods.userId, userId), eq(usagePeriods.period, billingPeriod(deps.clock.now()))))
-    .get();
+  lookup ??= compileStatement(
+    deps.db
+      .select({ cost: usagePeriods.cost })
+      .from(usagePeriods)
+      .where(and(eq(usagePeriods.userId, p("userId")), eq(usagePeriods.period, p("period")))),
+  );
+  const { rows } = await clientOf(deps.db).execute(lookup({ userId, period: billingPeriod(deps.clock.now()) }));
+  return periodCost((rows[0]?.[0] as number | undefined) ?? null);
+}
+
+/** A period's stored running cost (null: no row yet) as callers see it. */
+export function periodCost(stored: number | null): number {
   // The running sum is a REAL: drop the float noise that many small additions leave behind.
-  return row ? Math.round(row.cost * 1e9) / 1e9 : 0;
+  return stored === null ? 0 : Math.round(stored * 1e9) / 1e9;
 }
 
 /**
@@ -36,4 +48,9 @@ export function addUsageStatement(db: Db, userId: string, atMs: number, cost: nu
         executions: sql`${usagePeriods.executions} + 1`,
       },
     });
+}
+
+/** The libSQL client under a drizzle database: these deps carry only `db`. */
+function clientOf(db: Db): Client {
+  return (db as Db & { $client: Client }).$client;
 }

@@ -2,9 +2,13 @@ import { and, eq } from "drizzle-orm";
 import type { AppDeps } from "../../context.ts";
 import { workspacePermissions } from "../../db/schema/index.ts";
 import { forbidden } from "../../errors.ts";
+import { type CompiledStatement, compileStatement, placeholder as p } from "../executions/compiled-statement.ts";
 
 export type Permission = "read" | "write" | "admin";
 const rank: Record<Permission, number> = { read: 1, write: 2, admin: 3 };
+
+// Runs on most requests: compiled once, each call only binds values.
+let lookup: CompiledStatement | undefined;
 
 /** The user's permission on the workspace, or null when they have none. */
 export async function getWorkspacePermission(
@@ -12,12 +16,14 @@ export async function getWorkspacePermission(
   userId: string,
   workspaceId: string,
 ): Promise<Permission | null> {
-  const row = await ctx.db
-    .select({ permission: workspacePermissions.permission })
-    .from(workspacePermissions)
-    .where(and(eq(workspacePermissions.workspaceId, workspaceId), eq(workspacePermissions.userId, userId)))
-    .get();
-  return row?.permission ?? null;
+  lookup ??= compileStatement(
+    ctx.db
+      .select({ permission: workspacePermissions.permission })
+      .from(workspacePermissions)
+      .where(and(eq(workspacePermissions.workspaceId, p("workspaceId")), eq(workspacePermissions.userId, p("userId")))),
+  );
+  const { rows } = await ctx.database.client.execute(lookup({ workspaceId, userId }));
+  return (rows[0]?.[0] as Permission | undefined) ?? null;
 }
 
 export function permits(have: Permission | null, need: Permission): boolean {

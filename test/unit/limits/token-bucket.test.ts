@@ -130,6 +130,18 @@ describe("token bucket", () => {
     expect(await peekBucket(depsB, "shared", limit)).toMatchObject({ remaining: 0 });
   });
 
+  it("a bucket with no burst starts empty and refuses every call", async () => {
+    const none = { requestsPerMinute: 10, maxBurst: 0 };
+    for (let i = 0; i < 2; i++) {
+      expect(await consumeToken(deps, "zero", none)).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 6 });
+    }
+    clock.advance(60_000);
+    expect((await consumeToken(deps, "zero", none)).allowed).toBe(false);
+    expect(await deps.db.select().from(rateLimitBuckets).all()).toEqual([
+      { key: "zero", tokens: 0, updatedAt: START + 60_000, lastAllowed: 0 },
+    ]);
+  });
+
   it("applies a changed limit to an existing bucket (a smaller burst caps what is stored)", async () => {
     await consumeToken(deps, "k", LIMIT); // 19 left
     const smaller = { requestsPerMinute: 10, maxBurst: 5 };
