@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { ProcedureMeta } from "../contract/define.ts";
-import type { RequestContext, UserContext } from "./context.ts";
+import type { RequestContext } from "./context.ts";
 import { AppError } from "./errors.ts";
 import { toAppError } from "./http/error-mapping.ts";
 import { secretsEqual } from "./security/constant-time.ts";

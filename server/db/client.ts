@@ -8,7 +8,8 @@ import { createLocalClient } from "./local-client.ts";
 import { localDatabasePath } from "./local-database-path.ts";
 import * as schema from "./schema/index.ts";
 
-export type Db = LibSQLDatabase<typeof schema>;
+/** The drizzle database; `$client` is the libSQL client under it (for compiled statements). */
+export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
 export type Database = { db: Db; client: Client; close(): void };
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));

@@ -1,4 +1,3 @@
-import type { Client } from "@libsql/client";
 import { and, eq, sql } from "drizzle-orm";
 import type { AppDeps } from "../context.ts";
 import type { Db } from "../db/client.ts";
@@ -49,7 +48,7 @@ export async function getLimits(deps: LimitsDeps, userId: string): Promise<Limit
   const { limits, plan } = deps.license;
   const now = deps.clock.now();
   readLimits ??= compileReadLimits(deps.db);
-  const { rows } = await clientOf(deps.db).execute(
+  const { rows } = await deps.db.$client.execute(
     readLimits({
       syncKey: bucketKey("sync", userId),
       asyncKey: bucketKey("async", userId),
@@ -114,7 +113,3 @@ function formatUsd(n: number): string {
   return `$${n.toFixed(n < 1 ? 4 : 2)}`;
 }
 
-/** The libSQL client under a drizzle database: these deps carry only `db`. */
-function clientOf(db: Db): Client {
-  return (db as Db & { $client: Client }).$client;
-}

@@ -1,4 +1,3 @@
-import type { Client } from "@libsql/client";
 import { eq, sql } from "drizzle-orm";
 import type { AppDeps } from "../context.ts";
 import type { Db } from "../db/client.ts";
@@ -35,7 +34,7 @@ export async function consumeToken(deps: BucketDeps, key: string, limit: BucketL
   const { requestsPerMinute: rate, maxBurst } = limit;
   const firstAllowed = maxBurst >= 1;
   consume ??= compileConsume(deps.db);
-  const { rows } = await clientOf(deps.db).execute(
+  const { rows } = await deps.db.$client.execute(
     consume({
       key,
       now,
@@ -63,7 +62,7 @@ export async function peekBucket(deps: BucketDeps, key: string, limit: BucketLim
       .from(t)
       .where(eq(t.key, p("key"))),
   );
-  const { rows } = await clientOf(deps.db).execute(peek({ key }));
+  const { rows } = await deps.db.$client.execute(peek({ key }));
   const row = rows[0];
   return bucketStateAt(limit, row ? { tokens: row[0] as number, updatedAt: row[1] as number } : null, now);
 }
@@ -101,10 +100,6 @@ function compileConsume(db: Db): CompiledStatement {
   );
 }
 
-/** The libSQL client under a drizzle database: these deps carry only `db`. */
-function clientOf(db: Db): Client {
-  return (db as Db & { $client: Client }).$client;
-}
 
 /**
  * `tokens` is the bucket's content as of `asOf` (never before `now`). resetAt is when the next whole

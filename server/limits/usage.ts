@@ -1,4 +1,3 @@
-import type { Client } from "@libsql/client";
 import { and, eq, sql } from "drizzle-orm";
 import type { AppDeps } from "../context.ts";
 import type { Db } from "../db/client.ts";
@@ -22,7 +21,7 @@ export async function getCurrentPeriodCost(deps: Pick<AppDeps, "db" | "clock">, 
       .from(usagePeriods)
       .where(and(eq(usagePeriods.userId, p("userId")), eq(usagePeriods.period, p("period")))),
   );
-  const { rows } = await clientOf(deps.db).execute(lookup({ userId, period: billingPeriod(deps.clock.now()) }));
+  const { rows } = await deps.db.$client.execute(lookup({ userId, period: billingPeriod(deps.clock.now()) }));
   return periodCost((rows[0]?.[0] as number | undefined) ?? null);
 }
 
@@ -50,7 +49,3 @@ export function addUsageStatement(db: Db, userId: string, atMs: number, cost: nu
     });
 }
 
-/** The libSQL client under a drizzle database: these deps carry only `db`. */
-function clientOf(db: Db): Client {
-  return (db as Db & { $client: Client }).$client;
-}

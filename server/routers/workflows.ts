@@ -1,7 +1,6 @@
 import type { Context } from "hono";
 import { workflows as c } from "../../contract/index.ts";
 import type { RequestContext } from "../context.ts";
-import { AppError } from "../errors.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
 import { authenticateRequest } from "../services/auth/authenticate-request.ts";
 import { createWorkflow } from "../services/workflows/create-workflow.ts";
