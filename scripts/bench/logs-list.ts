@@ -1,7 +1,7 @@
 // Benchmark of GET /api/v1/logs over 1,000,000 execution_logs rows.
 // (a) in-process: the Hono app's fetch for 100-row pages (and the list service alone), sequentially;
 // (b) over HTTP: the real server in its own process, `concurrency` requests in flight for `seconds`.
-// Usage: npm run bench:logs [-- --rows 1000000 --iterations 2000 --seconds 10 --concurrency 32]
+// Usage: npm run bench:logs [-- --rows 1000000 --iterations 2000 --seconds 10 --concurrency 32 --workers 2 --client wrk]
 //        [--data-dir DIR]  keep the seeded database in DIR and reuse it on the next run (seeding takes minutes)
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,7 +16,7 @@ import { startServer } from "../../server/start.ts";
 import { listLogs as listLogsContract } from "../../contract/logs/list-logs.ts";
 import { insertFolder, insertLogs, insertWorkflow, type LogRowSpec } from "../../test/helpers/log-rows.ts";
 import { spawnServer } from "../../test/helpers/spawn-server.ts";
-import { percentiles, runLoad } from "./load.ts";
+import { hasWrk, percentiles, runLoad, runWrk } from "./load.ts";
 
 const { values } = parseArgs({
   options: {
@@ -25,6 +25,9 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     concurrency: { type: "string", default: "32" },
     "data-dir": { type: "string" },
+    workers: { type: "string", default: "2" },
+    // "wrk" (when installed) or "node".
+    client: { type: "string", default: hasWrk() ? "wrk" : "node" },
   },
 });
 const ROWS = Number(values.rows);
@@ -182,16 +185,21 @@ try {
 
   // (b) over HTTP: the server in its own process on the seeded file; this process generates the load.
   await running.close();
-  spawned = await spawnServer(process.execPath, ["--import", "tsx", "server/main.ts"], { ...env, NODE_ENV: "production" });
+  spawned = await spawnServer(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    ...env,
+    NODE_ENV: "production",
+    WORKERS: values.workers,
+  });
   const seconds = Number(values.seconds);
   const concurrency = Number(values.concurrency);
   out("");
-  out(`(b) over HTTP, server in its own process, ${concurrency} requests in flight for ${seconds} s each`);
+  out(`(b) over HTTP, ${values.workers} server process(es), ${values.client} with ${concurrency} requests in flight for ${seconds} s each`);
   out("");
   out("| query | req/s | p50 ms | p99 ms | non-200 |");
   out("|---|---:|---:|---:|---:|");
   for (const scenario of [scenarios[0], scenarios[1], scenarios[3]]) {
-    const result = await runLoad({ url: `${spawned.url}${scenario.path(0)}`, headers, concurrency, seconds });
+    const load = values.client === "wrk" ? runWrk : runLoad;
+    const result = await load({ url: `${spawned.url}${scenario.path(0)}`, headers, concurrency, seconds });
     const bad = result.requests - (result.statuses[200] ?? 0) + result.errors;
     out(`| ${scenario.name} | ${Math.round(result.rps)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${bad} |`);
   }

@@ -66,19 +66,7 @@ export class LocalClient implements Client {
   async batch(stmts: Array<InStatement | [string, InArgs?]>, mode: TransactionMode = "deferred"): Promise<ResultSet[]> {
     const connection = this.#borrow();
     try {
-      connection.execute(transactionModeToBegin(mode));
-      const resultSets: ResultSet[] = [];
-      for (let i = 0; i < stmts.length; i++) {
-        try {
-          if (!connection.inTransaction) throw batchRolledBackError(i);
-          const stmt = stmts[i];
-          resultSets.push(connection.execute(Array.isArray(stmt) ? { sql: stmt[0], args: stmt[1] || [] } : stmt));
-        } catch (e) {
-          throw toBatchError(e, i);
-        }
-      }
-      connection.execute("COMMIT");
-      return resultSets;
+      return runAll(connection, mode, stmts.map((stmt) => (Array.isArray(stmt) ? { sql: stmt[0], args: stmt[1] || [] } : stmt)));
     } finally {
       connection.rollbackIfOpen();
     }
@@ -88,18 +76,7 @@ export class LocalClient implements Client {
     const connection = this.#borrow();
     try {
       connection.execute("PRAGMA foreign_keys=off");
-      connection.execute(transactionModeToBegin("deferred"));
-      const resultSets: ResultSet[] = [];
-      for (let i = 0; i < stmts.length; i++) {
-        try {
-          if (!connection.inTransaction) throw batchRolledBackError(i);
-          resultSets.push(connection.execute(stmts[i]));
-        } catch (e) {
-          throw toBatchError(e, i);
-        }
-      }
-      connection.execute("COMMIT");
-      return resultSets;
+      return runAll(connection, "deferred", stmts);
     } finally {
       connection.rollbackIfOpen();
       connection.execute("PRAGMA foreign_keys=on");
@@ -193,4 +170,20 @@ function transactionModeToBegin(mode: TransactionMode): string {
   if (mode === "read") return "BEGIN TRANSACTION READONLY";
   if (mode === "deferred") return "BEGIN DEFERRED";
   throw RangeError('Unknown transaction mode, supported values are "write", "read" and "deferred"');
+}
+
+/** Runs the statements in one transaction and commits; the caller rolls back if anything threw. */
+function runAll(connection: LocalConnection, mode: TransactionMode, stmts: InStatement[]): ResultSet[] {
+  connection.execute(transactionModeToBegin(mode));
+  const resultSets: ResultSet[] = [];
+  for (let i = 0; i < stmts.length; i++) {
+    try {
+      if (!connection.inTransaction) throw batchRolledBackError(i);
+      resultSets.push(connection.execute(stmts[i]));
+    } catch (e) {
+      throw toBatchError(e, i);
+    }
+  }
+  connection.execute("COMMIT");
+  return resultSets;
 }
