@@ -1,4 +1,3 @@
-import type { Client } from "@libsql/client";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { executionLogs } from "../../server/db/schema/index.ts";
@@ -6,16 +5,6 @@ import type { ExecutorDeps, WorkflowState } from "../../server/executor/types.ts
 import { runExecution } from "../../server/services/executions/run-execution.ts";
 import { createTenant, type Tenant } from "../helpers/factories.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-
-const quick: WorkflowState = {
-  blocks: {
-    start: { type: "start", name: "Start" },
-    respond: { type: "response", name: "Respond", params: { data: "<start>" } },
-  },
-  edges: [{ source: "start", target: "respond" }],
-  loops: {},
-  parallels: {},
-};
 
 /** start -> api -> response, where the api call waits until the test releases it. */
 const slow: WorkflowState = {
@@ -47,12 +36,10 @@ function heldFetch(): { fetch: ExecutorDeps["fetch"]; release(): void } {
   };
 }
 
-describe("when an execution's running row is written", () => {
+describe("an execution's running log row", () => {
   let server: TestServer;
   let tenant: Tenant;
   const workflow = { id: "wf_rows", workspaceId: "" };
-  const statusOf = (logId: string) =>
-    server.deps.db.select({ status: executionLogs.status }).from(executionLogs).where(eq(executionLogs.id, logId)).get();
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -61,30 +48,7 @@ describe("when an execution's running row is written", () => {
   });
   afterAll(() => server.close());
 
-  it("a run that ends before the delay is written once, complete, with no running row", async () => {
-    const statements: string[] = [];
-    const client = server.deps.database.client;
-    const recording = new Proxy(client, {
-      get(target, prop) {
-        if (prop === "execute") return (stmt: { sql: string }) => (statements.push(stmt.sql), target.execute(stmt));
-        if (prop === "batch") return (stmts: Array<{ sql: string }>, mode: "write") => (statements.push(...stmts.map((s) => s.sql)), target.batch(stmts, mode));
-        return Reflect.get(target, prop, target);
-      },
-    }) as Client;
-    const run = await runExecution({
-      ctx: { ...server.deps, database: { ...server.deps.database, client: recording } },
-      workflow,
-      deployment: { id: null, state: quick },
-      input: { a: 1 },
-      trigger: "api",
-      userId: tenant.userId,
-      runningRowDelayMs: 60_000,
-    });
-    expect((await statusOf(run.logId))?.status).toBe("success");
-    expect(statements.filter((s) => /insert into "execution_logs"/i.test(s))).toHaveLength(1);
-  });
-
-  it("a run still going after the delay shows as running, then is completed in place", async () => {
+  it("a run shows as running while it runs, then is completed in place as one row", async () => {
     const held = heldFetch();
     const pending = runExecution({
       ctx: server.deps,
@@ -94,7 +58,6 @@ describe("when an execution's running row is written", () => {
       trigger: "api",
       userId: tenant.userId,
       executionId: "exec_slow",
-      runningRowDelayMs: 10,
       executorDeps: { fetch: held.fetch },
     });
     const row = () =>
@@ -108,7 +71,7 @@ describe("when an execution's running row is written", () => {
     expect(rows[0]).toMatchObject({ status: "success", level: "info", trigger: "api" });
   });
 
-  it("with delay 0 the running row exists before the run starts", async () => {
+  it("the running row exists before the first block does any work", async () => {
     const held = heldFetch();
     let seenDuringRun: string | undefined;
     const fetch: ExecutorDeps["fetch"] = async (url, init) => {
@@ -124,7 +87,6 @@ describe("when an execution's running row is written", () => {
       trigger: "webhook",
       userId: tenant.userId,
       executionId: "exec_zero",
-      runningRowDelayMs: 0,
       executorDeps: { fetch },
     });
     expect(seenDuringRun).toBe("running");

@@ -41,7 +41,7 @@ function statements(db: Db) {
         .values({ ...logColumns, status: "running", level: "info" })
         .onConflictDoNothing(),
     ),
-    // Inserts the whole row, or completes the `running` row written earlier for a long run.
+    // Completes the `running` row; inserts the whole row if it is missing (never leaves a run unrecorded).
     complete: compileStatement(
       db
         .insert(executionLogs)

@@ -7,7 +7,6 @@ import { newId } from "../../ids.ts";
 import { type CostObject, calculateCost } from "../../limits/cost.ts";
 import { createExecutorDeps } from "./create-executor-deps.ts";
 import { addUsage, completeLog, insertLogModels, insertRunningLog, type RunningLog } from "./execution-log-statements.ts";
-import { RUNNING_ROW_DELAY_MS } from "./log-visibility.ts";
 import { toJson } from "./to-json.ts";
 
 export type ExecutionTrigger = "api" | "webhook" | "schedule" | "manual" | "chat";
@@ -23,8 +22,6 @@ export type RunExecutionArgs = {
   /** A pre-assigned id (e.g. an async job told its caller); a new one otherwise. */
   executionId?: string;
   executorDeps?: Partial<ExecutorDeps>;
-  /** When the `running` row is written; 0 writes it before the run starts. */
-  runningRowDelayMs?: number;
 };
 
 /** The executor's result, timed as the log records it, with the log's ids and the run's cost. */
@@ -39,10 +36,10 @@ export type RecordedExecution = ExecutionResult & {
 const UNEXPECTED_FAILURE = "The workflow could not be run because of an internal error";
 
 /**
- * Runs one execution and records it. A run still going after RUNNING_ROW_DELAY_MS gets a `running`
- * row (which holds ascending log pages behind it); every run is then written complete, with its
- * models and the user's period usage, in one batch. The executor throwing is recorded as a failed
- * run, never left `running`. Every trigger (api, webhook, schedule, chat, async jobs) runs through here.
+ * Runs one execution and records it: the log row is inserted as `running` first (it holds ascending
+ * log pages behind the run's start until it completes), then completed together with its models and
+ * the user's period usage in one batch. The executor throwing is recorded as a failed run, never left
+ * `running`. Every trigger (api, webhook, schedule, chat, async jobs) runs through here.
  */
 export async function runExecution(args: RunExecutionArgs): Promise<RecordedExecution> {
   const { ctx, workflow, deployment, trigger, userId } = args;
@@ -60,8 +57,7 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
     trigger,
     startedAt,
   };
-  const running = scheduleRunningRow(ctx, row, args.runningRowDelayMs ?? RUNNING_ROW_DELAY_MS);
-  if (args.runningRowDelayMs === 0) await running.written();
+  await client.execute(insertRunningLog(ctx.db, row));
 
   const fields = { executionId, workflowId: workflow.id };
   let result: ExecutionResult;
@@ -72,8 +68,6 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
     ctx.logger.error("the executor failed unexpectedly", { ...fields, error: String(err) });
     result = failedResult(startedAt, ctx.clock.now());
   }
-  // The completion must land after the running row, never before it.
-  await running.settle();
 
   const endedAt = Math.max(startedAt, ctx.clock.now());
   const durationMs = endedAt - startedAt;
@@ -138,27 +132,4 @@ async function markFailed(ctx: Pick<AppDeps, "db" | "logger">, row: RunningLog, 
   } catch (err) {
     ctx.logger.error("could not mark the execution log as failed", { logId: row.id, error: String(err) });
   }
-}
-
-/**
- * Writes the `running` row after `delayMs` unless the run is over by then. `written()` waits for
- * the row; `settle()` stops the timer and waits for a write already under way.
- */
-function scheduleRunningRow(ctx: Pick<AppDeps, "db" | "database" | "logger">, row: RunningLog, delayMs: number) {
-  let write: Promise<void> | undefined;
-  const start = () => {
-    write ??= ctx.database.client.execute(insertRunningLog(ctx.db, row)).then(
-      () => undefined,
-      (err) => ctx.logger.error("could not record the running execution", { logId: row.id, error: String(err) }),
-    );
-    return write;
-  };
-  const timer = delayMs > 0 ? setTimeout(start, delayMs) : undefined;
-  return {
-    written: start,
-    settle: async () => {
-      clearTimeout(timer);
-      await write;
-    },
-  };
 }
