@@ -5,21 +5,23 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export type LoadResult = { requests: number; errors: number; seconds: number; rps: number; p50: number; p99: number; statuses: Record<number, number> };
-
-/**
- * Keeps `concurrency` requests in flight against one URL for `seconds` (bounded in time and count),
- * over keep-alive connections, and reports throughput and latency percentiles in milliseconds.
- */
-export async function runLoad(options: {
+/** One request repeated: `concurrency` in flight for `seconds`. */
+export type LoadOptions = {
   url: string;
   method?: string;
   headers?: Record<string, string>;
   body?: string;
   concurrency: number;
   seconds: number;
-  maxRequests?: number;
-}): Promise<LoadResult> {
+};
+
+export type LoadResult = { requests: number; errors: number; seconds: number; rps: number; p50: number; p99: number; statuses: Record<number, number> };
+
+/**
+ * Keeps `concurrency` requests in flight against one URL for `seconds` (bounded in time and count),
+ * over keep-alive connections, and reports throughput and latency percentiles in milliseconds.
+ */
+export async function runLoad(options: LoadOptions & { maxRequests?: number }): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
   const url = new URL(options.url);
   const latencies: number[] = [];
@@ -87,14 +89,7 @@ export function hasWrk(): boolean {
  * The same measurement with wrk (one thread), parsed from its --latency report. Asynchronous, so
  * that servers living in this process (e.g. a benchmark's API target) go on answering.
  */
-export async function runWrk(options: {
-  url: string;
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  concurrency: number;
-  seconds: number;
-}): Promise<LoadResult> {
+export async function runWrk(options: LoadOptions): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), "wf-wrk-"));
   const script = join(dir, "request.lua");
   const lines = [`wrk.method = ${JSON.stringify(options.method ?? "GET")}`];
