@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import http, { type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -68,4 +69,21 @@ export async function closedPort(): Promise<number> {
   const port = (server.address() as AddressInfo).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/**
+ * A receiver for a whole test file: started before all tests, closed after, its request log cleared
+ * and `reply` (when given) reinstalled before each test. Read it through the returned getter.
+ */
+export function useReceiver(reply?: Parameters<Receiver["reply"]>[0]): () => Receiver {
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(() => receiver.close());
+  beforeEach(() => {
+    receiver.requests.length = 0;
+    if (reply) receiver.reply(reply);
+  });
+  return () => receiver;
 }

@@ -1,5 +1,5 @@
 import { ManualClock } from "../../../server/clock.ts";
-export { closedPort, type ReceivedRequest, type Receiver, startReceiver } from "../../helpers/receiver.ts";
+export { closedPort, type ReceivedRequest, type Receiver, startReceiver, useReceiver } from "../../helpers/receiver.ts";
 import type { Block, ExecutorDeps, WorkflowState } from "../../../server/executor/types.ts";
 import type { Logger } from "../../../server/logger.ts";
 import { createGuardedFetch } from "../../../server/security/create-guarded-fetch.ts";

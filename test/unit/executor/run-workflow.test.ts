@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runWorkflow } from "../../../server/executor/index.ts";
 import type { WorkflowState } from "../../../server/executor/types.ts";
-import { api, chain, type Receiver, response, start, startReceiver, testDeps } from "./helpers.ts";
+import { api, chain, response, start, testDeps, useReceiver } from "./helpers.ts";
 
-let receiver: Receiver;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(() => receiver.close());
-beforeEach(() => {
-  receiver.requests.length = 0;
-  receiver.reply((req, res) => {
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ path: req.path }));
-  });
+const receiverOf = useReceiver((req, res) => {
+  res.setHeader("content-type", "application/json");
+  res.end(JSON.stringify({ path: req.path }));
 });
 
 async function run(state: WorkflowState, input: unknown = {}) {
@@ -71,7 +63,7 @@ describe("runWorkflow: response block", () => {
   });
 
   it("without a response block, outputs the last completed block's output with status 200", async () => {
-    const { result } = await run(chain(start(), api({ url: `${receiver.url}/last` })));
+    const { result } = await run(chain(start(), api({ url: `${receiverOf().url}/last` })));
     expect(result.status).toBe(200);
     expect(result.output).toMatchObject({ data: { path: "/last" }, status: 200, error: null });
     const onlyStart = await run(chain(start()), { a: 1 });
@@ -81,11 +73,11 @@ describe("runWorkflow: response block", () => {
 
 describe("runWorkflow: failures", () => {
   it("fails the run on a 4xx, skips the rest and reports 500", async () => {
-    receiver.reply((_req, res) => {
+    receiverOf().reply((_req, res) => {
       res.statusCode = 404;
       res.end("nope");
     });
-    const state = chain(start(), api({ url: `${receiver.url}/missing` }, "Get User"), response({ data: "unreached" }));
+    const state = chain(start(), api({ url: `${receiverOf().url}/missing` }, "Get User"), response({ data: "unreached" }));
     const { result } = await run(state);
     expect(result).toMatchObject({ success: false, status: 500, error: 'Block "Get User" failed: HTTP 404 Not Found', headers: {} });
     expect(result.traceSpans.map((s) => s.type)).toEqual(["start", "api"]);
@@ -94,13 +86,13 @@ describe("runWorkflow: failures", () => {
   });
 
   it("with continueOnError, keeps the span in error but continues with the outputs", async () => {
-    receiver.reply((_req, res) => {
+    receiverOf().reply((_req, res) => {
       res.writeHead(409, { "content-type": "application/json" });
       res.end('{"reason":"taken"}');
     });
     const state = chain(
       start(),
-      api({ url: `${receiver.url}/create`, method: "POST", continueOnError: true }),
+      api({ url: `${receiverOf().url}/create`, method: "POST", continueOnError: true }),
       response({ data: { status: "<api.status>", error: "<api.error>", reason: "<api.data.reason>" }, status: 200 }),
     );
     const { result } = await run(state);
@@ -131,10 +123,10 @@ describe("runWorkflow: failures", () => {
 
 describe("runWorkflow: graph", () => {
   it("skips a disabled block and the blocks only reachable through it", async () => {
-    const state = chain(start(), api({ url: `${receiver.url}/a` }, "A", "a"), api({ url: `${receiver.url}/b` }, "B", "b"));
+    const state = chain(start(), api({ url: `${receiverOf().url}/a` }, "A", "a"), api({ url: `${receiverOf().url}/b` }, "B", "b"));
     state.blocks.a.enabled = false;
     const { result } = await run(state, { x: 1 });
-    expect(receiver.requests).toHaveLength(0);
+    expect(receiverOf().requests).toHaveLength(0);
     expect(result.traceSpans.map((s) => s.blockId)).toEqual(["start"]);
     expect(result).toMatchObject({ success: true, output: { x: 1 } });
   });
@@ -143,8 +135,8 @@ describe("runWorkflow: graph", () => {
     const state: WorkflowState = {
       blocks: {
         start: { type: "start", name: "Start" },
-        off: { type: "api", name: "Off", enabled: false, params: { url: `${receiver.url}/off` } },
-        on: { type: "api", name: "On", params: { url: `${receiver.url}/on` } },
+        off: { type: "api", name: "Off", enabled: false, params: { url: `${receiverOf().url}/off` } },
+        on: { type: "api", name: "On", params: { url: `${receiverOf().url}/on` } },
         join: { type: "response", name: "Join", params: { data: { on: "<on.data.path>", off: "<off.data.path>" } } },
       },
       edges: [
@@ -157,14 +149,14 @@ describe("runWorkflow: graph", () => {
       parallels: {},
     };
     const { result } = await run(state);
-    expect(receiver.requests.map((r) => r.path)).toEqual(["/on"]);
+    expect(receiverOf().requests.map((r) => r.path)).toEqual(["/on"]);
     expect(result.output).toEqual({ on: "/on" });
   });
 
   it("runs a block after all its sources, and independent branches concurrently", async () => {
     // /left answers only once /right has arrived: run one after the other, this would time out.
     let releaseLeft: (() => void) | undefined;
-    receiver.reply((req, res) => {
+    receiverOf().reply((req, res) => {
       const answer = () => res.end(JSON.stringify({ path: req.path }));
       if (req.path === "/left") releaseLeft = answer;
       else {
@@ -175,8 +167,8 @@ describe("runWorkflow: graph", () => {
     const state: WorkflowState = {
       blocks: {
         start: { type: "start", name: "Start" },
-        left: { type: "api", name: "Left", params: { url: `${receiver.url}/left`, timeoutMs: 5000, retries: 0 } },
-        right: { type: "api", name: "Right", params: { url: `${receiver.url}/right`, timeoutMs: 5000, retries: 0 } },
+        left: { type: "api", name: "Left", params: { url: `${receiverOf().url}/left`, timeoutMs: 5000, retries: 0 } },
+        right: { type: "api", name: "Right", params: { url: `${receiverOf().url}/right`, timeoutMs: 5000, retries: 0 } },
         out: { type: "response", name: "Out", params: { data: ["<left.data.path>", "<right.data.path>"] } },
       },
       edges: [
@@ -196,9 +188,9 @@ describe("runWorkflow: graph", () => {
 
   it("does not run blocks unreachable from the start block", async () => {
     const state = chain(start(), response({ data: "ok" }));
-    state.blocks.island = { type: "api", name: "Island", params: { url: `${receiver.url}/island` } };
+    state.blocks.island = { type: "api", name: "Island", params: { url: `${receiverOf().url}/island` } };
     const { result } = await run(state);
-    expect(receiver.requests).toHaveLength(0);
+    expect(receiverOf().requests).toHaveLength(0);
     expect(result.output).toBe("ok");
   });
 
@@ -250,13 +242,13 @@ describe("runWorkflow: trace spans", () => {
   });
 
   it("measures the duration of a block that waited between retries", async () => {
-    receiver.reply((_req, res, n) => {
+    receiverOf().reply((_req, res, n) => {
       res.statusCode = n === 0 ? 503 : 200;
       res.end("{}");
     });
     const t = testDeps();
     const before = t.clock.now();
-    const result = await runWorkflow({ state: chain(start(), api({ url: `${receiver.url}/d` })), input: {}, deps: t.deps, executionId: "e" });
+    const result = await runWorkflow({ state: chain(start(), api({ url: `${receiverOf().url}/d` })), input: {}, deps: t.deps, executionId: "e" });
     const span = result.traceSpans[1];
     expect(span.duration).toBe(500);
     expect(span.startTime).toBe(new Date(before).toISOString());
@@ -265,7 +257,7 @@ describe("runWorkflow: trace spans", () => {
   });
 
   it("redacts credential headers in span input and output but sends and passes on the real values", async () => {
-    receiver.reply((req, res) => {
+    receiverOf().reply((req, res) => {
       res.setHeader("set-cookie", "sid=abc");
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify({ auth: req.headers.authorization, key: req.headers["x-api-key"] }));
@@ -277,12 +269,12 @@ describe("runWorkflow: trace spans", () => {
     ];
     const state = chain(
       start(),
-      api({ url: `${receiver.url}/secret`, headers }),
-      api({ url: `${receiver.url}/rows`, headers: rows }, "Rows", "rows"),
+      api({ url: `${receiverOf().url}/secret`, headers }),
+      api({ url: `${receiverOf().url}/rows`, headers: rows }, "Rows", "rows"),
       response({ data: { seen: "<api.data>", cookie: "<api.headers.set-cookie>" } }),
     );
     const { result } = await run(state, { token: "s3cret" });
-    expect(receiver.requests[0].headers.authorization).toBe("Bearer s3cret");
+    expect(receiverOf().requests[0].headers.authorization).toBe("Bearer s3cret");
     expect(result.output).toEqual({ seen: { auth: "Bearer s3cret", key: "k-1" }, cookie: "sid=abc" });
     const [, first, second] = result.traceSpans;
     expect((first.input as { headers: unknown }).headers).toEqual({
