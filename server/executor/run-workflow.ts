@@ -1,9 +1,17 @@
 import { newId } from "../ids.ts";
 import type { BlockOutcome, ResponseSpec } from "./blocks/block-handler.ts";
 import { type PlannedBlock, planFor } from "./plan.ts";
-import type { ExecutionResult, ExecutorDeps, TraceSpan, WorkflowState } from "./types.ts";
+import type { ChatMessage, ExecutionResult, ExecutorDeps, TraceSpan, WorkflowState } from "./types.ts";
 
-export type RunWorkflowInput = { state: WorkflowState; input: unknown; deps: ExecutorDeps; executionId: string };
+export type RunWorkflowInput = {
+  state: WorkflowState;
+  input: unknown;
+  deps: ExecutorDeps;
+  executionId: string;
+  /** The run's workspace; "" when the run has none (unit tests). */
+  workspaceId?: string;
+  conversation?: readonly ChatMessage[];
+};
 
 /** Status for a state that does not validate: the workflow, not the run, is at fault. */
 export const INVALID_WORKFLOW_STATUS = 400;
@@ -12,7 +20,7 @@ export const INVALID_WORKFLOW_STATUS = 400;
  * Runs a workflow state to completion. Never throws for workflow failures: they come back as
  * `success: false` with an error message and the status a synchronous caller should get.
  */
-export async function runWorkflow({ state, input, deps, executionId }: RunWorkflowInput): Promise<ExecutionResult> {
+export async function runWorkflow({ state, input, deps, executionId, workspaceId = "", conversation }: RunWorkflowInput): Promise<ExecutionResult> {
   const startedAt = deps.clock.now();
   const plan = planFor(state);
   if (plan.issues.length > 0) {
@@ -61,7 +69,7 @@ export async function runWorkflow({ state, input, deps, executionId }: RunWorkfl
     let result: BlockOutcome;
     try {
       params = (planned.params.constant ? planned.params.value : planned.params.resolve(outputs)) as Record<string, unknown>;
-      result = await planned.handler.run(params, { deps, executionId, blockId: planned.id, input });
+      result = await planned.handler.run(params, { deps, executionId, workspaceId, blockId: planned.id, input, conversation });
     } catch (err) {
       result = { output: null, error: err instanceof Error && err.message ? err.message : "The block failed unexpectedly" };
     }

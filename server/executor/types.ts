@@ -38,6 +38,9 @@ export type TraceSpan = {
   children: TraceSpan[];
 };
 
+/** One turn of a chat conversation, oldest first. */
+export type ChatMessage = { role: "user" | "assistant"; content: string };
+
 /** Tokens a model call used; BYOK-keyed calls cost no model money. */
 export type ModelUsage = { model: string; prompt: number; completion: number; byok?: boolean };
 

@@ -1,11 +1,15 @@
-import type { ExecutorDeps } from "../types.ts";
+import type { ChatMessage, ExecutorDeps, ModelUsage } from "../types.ts";
 
 export type BlockRunContext = {
   deps: ExecutorDeps;
   executionId: string;
+  /** The workspace the run belongs to (provider keys, BYOK lookups). */
+  workspaceId: string;
   blockId: string;
   /** The trigger input (the start block's output). */
   input: unknown;
+  /** Earlier turns of the chat conversation when the run was started by the chat trigger. */
+  conversation?: readonly ChatMessage[];
 };
 
 /** What the caller of a synchronous execution receives when a response block runs. */
@@ -17,6 +21,13 @@ export type BlockOutcome = {
   error: string | null;
   continueOnError?: boolean;
   response?: ResponseSpec;
+  /**
+   * The outgoing branch this run chose (`condition-<id>`, `condition-else`, `route-<id>`): only edges
+   * with that sourceHandle are followed, the block's other branch edges are skipped.
+   */
+  selectedHandle?: string;
+  /** Model calls this block made; summed into the run's cost. */
+  modelUsage?: ModelUsage[];
   /** What the trace span shows instead of the resolved params / output (e.g. with secrets redacted). */
   traceInput?: unknown;
   traceOutput?: unknown;

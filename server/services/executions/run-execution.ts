@@ -63,7 +63,7 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
   let result: ExecutionResult;
   try {
     const deps = createExecutorDeps(ctx, fields, args.executorDeps);
-    result = await runWorkflow({ state: deployment.state, input: args.input, deps, executionId });
+    result = await runWorkflow({ state: deployment.state, input: args.input, deps, executionId, workspaceId: workflow.workspaceId });
   } catch (err) {
     ctx.logger.error("the executor failed unexpectedly", { ...fields, error: String(err) });
     result = failedResult(startedAt, ctx.clock.now());
