@@ -2,6 +2,7 @@ import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Database, Db } from "./db/client.ts";
 import type { License } from "./limits/license.ts";
+import type { TokenReserves } from "./limits/token-reserve.ts";
 import type { Logger } from "./logger.ts";
 import type { GuardedFetch } from "./security/guarded-fetch.ts";
 
@@ -13,6 +14,8 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   license: License;
+  /** This process's token reserves in front of the shared rate-limit buckets. */
+  tokens: TokenReserves;
   /** The one way out to the network (HTTP request block, webhooks, model providers). */
   fetch: GuardedFetch;
 }

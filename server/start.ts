@@ -7,6 +7,7 @@ import { type Config, loadConfig } from "./config.ts";
 import type { AppDeps } from "./context.ts";
 import { migrateDatabase, openDatabase } from "./db/client.ts";
 import { loadLicense } from "./limits/license.ts";
+import { TokenReserves } from "./limits/token-reserve.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createGuardedFetch } from "./security/create-guarded-fetch.ts";
 import { closeInterruptedRuns } from "./services/executions/close-interrupted-runs.ts";
@@ -41,6 +42,7 @@ export async function buildDeps(options: Omit<StartOptions, "banner">): Promise<
     clock,
     logger,
     license: loadLicense(config, logger, clock.now()),
+    tokens: new TokenReserves(),
     fetch: createGuardedFetch({ allowPrivateNetwork: config.allowPrivateNetwork }),
   };
   return { deps, admin };

@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { ProcedureMeta } from "../contract/define.ts";
-import type { RequestContext } from "./context.ts";
+import type { RequestContext, UserContext } from "./context.ts";
 import { AppError } from "./errors.ts";
 import { toAppError } from "./http/error-mapping.ts";
 import { secretsEqual } from "./security/constant-time.ts";
@@ -67,8 +67,15 @@ function trpcCodeFor(status: number): TRPCError["code"] {
   return CODE_BY_STATUS[status] ?? (status >= 500 ? "INTERNAL_SERVER_ERROR" : "BAD_REQUEST");
 }
 
-/** Resolves `x-api-key` (any case) to its user; 401 when missing or unknown. */
-export const apiKeyProcedure = publicProcedure.use(async ({ ctx, next }) => next({ ctx: await authenticateRequest(ctx) }));
+/**
+ * Resolves `x-api-key` (any case) to its user; 401 when missing or unknown. authenticateRequest sets
+ * the actor on the context in place, so only the type is narrowed here: `next({ ctx })` would copy
+ * the whole context into a new object on every request.
+ */
+export const apiKeyProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  await authenticateRequest(ctx);
+  return next() as unknown as ReturnType<typeof next<Pick<UserContext, "actor">>>;
+});
 
 /** Admin API: `x-admin-key` compared in constant time; 503 when no admin key is configured. */
 export const adminProcedure = publicProcedure.use(async ({ ctx, next }) => {

@@ -1,7 +1,7 @@
 import type { UserContext } from "../context.ts";
 import { AppError } from "../errors.ts";
 import type { BucketLimit } from "./plans.ts";
-import { type BucketState, consumeToken } from "./token-bucket.ts";
+import type { BucketState } from "./token-bucket.ts";
 
 /**
  * Spends one token of the caller's API bucket (`api:<userId>`, spec 8.1 plan table or the license).
@@ -9,7 +9,7 @@ import { type BucketState, consumeToken } from "./token-bucket.ts";
  */
 export async function enforceApiRateLimit(ctx: UserContext): Promise<void> {
   const limit = ctx.license.limits.api;
-  const result = await consumeToken(ctx, `api:${ctx.actor.userId}`, limit);
+  const result = await ctx.tokens.consume(ctx, `api:${ctx.actor.userId}`, limit);
   const headers = rateLimitHeaders(limit, result, ctx.clock.now());
   for (const [name, value] of Object.entries(headers)) ctx.resHeaders.set(name, value);
   if (!result.allowed) {

@@ -4,7 +4,7 @@ import type { Db } from "../db/client.ts";
 import { rateLimitBuckets, usagePeriods } from "../db/schema/index.ts";
 import { AppError } from "../errors.ts";
 import { type CompiledStatement, compileStatement, placeholder as p } from "../services/executions/compiled-statement.ts";
-import { type BucketState, bucketStateAt, consumeToken, type StoredBucket } from "./token-bucket.ts";
+import { type BucketState, bucketStateAt, type StoredBucket } from "./token-bucket.ts";
 import { billingPeriod, getCurrentPeriodCost, periodCost } from "./usage.ts";
 
 export type ExecutionMode = "sync" | "async";
@@ -15,7 +15,7 @@ export type Limits = {
   usage: { currentPeriodCost: number; limit: number; plan: string; isExceeded: boolean };
 };
 
-type LimitsDeps = Pick<AppDeps, "db" | "clock" | "license">;
+type LimitsDeps = Pick<AppDeps, "db" | "clock" | "license" | "tokens">;
 
 const bucketKey = (mode: ExecutionMode, userId: string) => `${mode}:${userId}`;
 
@@ -61,7 +61,12 @@ export async function getLimits(deps: LimitsDeps, userId: string): Promise<Limit
   let cost: number | null = null;
   for (const row of rows) {
     if (row[0] === USAGE) cost = row[1] as number;
-    else buckets[row[0] as typeof SYNC | typeof ASYNC] = { tokens: row[1] as number, updatedAt: row[2] as number };
+    else {
+      const which = row[0] as typeof SYNC | typeof ASYNC;
+      // Tokens this process holds aside are still the user's.
+      const reserved = deps.tokens.reserved(bucketKey(which === SYNC ? "sync" : "async", userId));
+      buckets[which] = { tokens: (row[1] as number) + reserved, updatedAt: row[2] as number };
+    }
   }
   const bucketNow = Math.floor(now);
   const currentPeriodCost = periodCost(cost);
@@ -96,7 +101,7 @@ export async function assertWithinUsageLimit(deps: LimitsDeps, userId: string): 
 /** Spends one token of the user's sync or async execution bucket; 429 + Retry-After when empty. */
 export async function takeExecutionToken(deps: LimitsDeps, userId: string, mode: ExecutionMode): Promise<void> {
   const limit = deps.license.limits[mode];
-  const result = await consumeToken(deps, bucketKey(mode, userId), limit);
+  const result = await deps.tokens.consume(deps, bucketKey(mode, userId), limit);
   if (result.allowed) return;
   const secs = result.retryAfterSeconds;
   throw new AppError(

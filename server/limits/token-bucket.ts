@@ -20,36 +20,51 @@ const TOKEN_PRECISION = 1e-9;
 
 // Every API call and execution spends a token: the statements are compiled once (the SQL text is
 // the same for every database), each call only binds values.
-let consume: CompiledStatement | undefined;
+let take: CompiledStatement | undefined;
 let peek: CompiledStatement | undefined;
 
+/** What one take statement did: tokens handed out and the bucket as left in the database. */
+export type TakeResult = { taken: number; tokens: number; updatedAt: number };
+
 /**
- * Takes one token from bucket `key`, refilling it first for the time elapsed since its last update.
- * One INSERT ... ON CONFLICT DO UPDATE ... RETURNING statement: the read, the refill and the spend
- * happen atomically in the database, so processes sharing it can never spend the same token twice.
- * A bucket seen for the first time starts full.
+ * Takes up to `want` tokens (at least one when the bucket has one) from bucket `key`, after putting
+ * back `giveBack` unused tokens and refilling for the time elapsed since its last update. One
+ * INSERT ... ON CONFLICT DO UPDATE ... RETURNING statement: the read, the refill and the spend happen
+ * atomically in the database, so processes sharing it never spend the same token twice. A bucket
+ * seen for the first time starts full.
  */
-export async function consumeToken(deps: BucketDeps, key: string, limit: BucketLimit): Promise<ConsumeResult> {
+export async function takeTokens(
+  deps: BucketDeps,
+  key: string,
+  limit: BucketLimit,
+  want = 1,
+  giveBack = 0,
+): Promise<TakeResult> {
   const now = Math.floor(deps.clock.now());
   const { requestsPerMinute: rate, maxBurst } = limit;
-  const firstAllowed = maxBurst >= 1;
-  consume ??= compileConsume(deps.db);
+  const firstTaken = Math.max(0, Math.min(want, Math.floor(maxBurst)));
+  take ??= compileTake(deps.db);
   const { rows } = await deps.db.$client.execute(
-    consume({
-      key,
-      now,
-      rate,
-      maxBurst,
-      firstTokens: firstAllowed ? maxBurst - 1 : maxBurst,
-      firstAllowed: firstAllowed ? 1 : 0,
-    }),
+    take({ key, now, rate, maxBurst, want, giveBack, firstTokens: maxBurst - firstTaken, firstTaken }),
   );
   // The upsert always returns the one row it inserted or updated.
-  const tokens = rows[0][0] as number;
-  const updatedAt = rows[0][1] as number;
-  const allowed = rows[0][2] === 1;
-  const state = describeBucket(limit, tokens, Math.max(updatedAt, now), now);
-  const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil(msUntil(tokens, 1, rate) / 1000));
+  return { tokens: rows[0][0] as number, updatedAt: rows[0][1] as number, taken: rows[0][2] as number };
+}
+
+/** Takes one token straight from the database (no reserve): see TokenReserves for the hot paths. */
+export async function consumeToken(deps: BucketDeps, key: string, limit: BucketLimit): Promise<ConsumeResult> {
+  const result = await takeTokens(deps, key, limit);
+  return consumeResult(limit, result, 0, Math.floor(deps.clock.now()));
+}
+
+/** A take as the caller sees it: `reserved` tokens held aside still count as remaining. */
+export function consumeResult(limit: BucketLimit, take: TakeResult, reserved: number, now: number): ConsumeResult {
+  const allowed = take.taken > 0;
+  // Served from a reserve, `take` is up to RESERVE_TTL_MS old: count the refill since.
+  const refill = (Math.max(0, now - take.updatedAt) * limit.requestsPerMinute) / MS_PER_MINUTE;
+  const tokens = Math.min(limit.maxBurst, round9(take.tokens + refill + reserved));
+  const state = describeBucket(limit, tokens, Math.max(take.updatedAt, now), now);
+  const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil(msUntil(take.tokens, 1, limit.requestsPerMinute) / 1000));
   return { ...state, allowed, retryAfterSeconds };
 }
 
@@ -75,31 +90,32 @@ export function bucketStateAt(limit: BucketLimit, stored: StoredBucket | null, n
   return describeBucket(limit, tokens, Math.max(stored.updatedAt, now), now);
 }
 
-/** The upsert of `consumeToken`; `firstTokens` / `firstAllowed` are what a new bucket starts with. */
-function compileConsume(db: Db): CompiledStatement {
+/** The upsert of `takeTokens`; `firstTokens` / `firstTaken` are what a new bucket starts with. */
+function compileTake(db: Db): CompiledStatement {
   const now = p<number>("now");
   const maxBurst = p<number>("maxBurst");
   const rate = p<number>("rate");
+  const want = p<number>("want");
   // SET expressions all see the row as it was before the update. A clock that went backwards
   // (elapsed < 0, or another process's clock ahead of ours) refills nothing and keeps the later time.
   // Rounding to 1e-9 stops float noise from making 0.3 + 0.7 tokens fall short of one token.
-  const refilled = sql`min(${maxBurst}, round(${t.tokens} + (max(0, ${now} - ${t.updatedAt}) * ${rate}) / 60000.0, 9))`;
+  const refilled = sql`min(${maxBurst}, round(${t.tokens} + ${p<number>("giveBack")} + (max(0, ${now} - ${t.updatedAt}) * ${rate}) / 60000.0, 9))`;
+  const taken = sql`max(0, min(${want}, cast(${refilled} as integer)))`;
   return compileStatement(
     db
       .insert(t)
-      .values({ key: p("key"), tokens: p("firstTokens"), updatedAt: now, lastAllowed: p("firstAllowed") })
+      .values({ key: p("key"), tokens: p("firstTokens"), updatedAt: now, lastAllowed: p("firstTaken") })
       .onConflictDoUpdate({
         target: t.key,
         set: {
-          tokens: sql`case when ${refilled} >= 1 then ${refilled} - 1 else ${refilled} end`,
+          tokens: sql`${refilled} - ${taken}`,
           updatedAt: sql`max(${t.updatedAt}, ${now})`,
-          lastAllowed: sql`case when ${refilled} >= 1 then 1 else 0 end`,
+          lastAllowed: taken,
         },
       })
       .returning({ tokens: t.tokens, updatedAt: t.updatedAt, lastAllowed: t.lastAllowed }),
   );
 }
-
 
 /**
  * `tokens` is the bucket's content as of `asOf` (never before `now`). resetAt is when the next whole

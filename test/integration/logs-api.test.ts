@@ -164,6 +164,19 @@ describe("logs API: entries, detail, execution details", () => {
       );
     });
 
+    it("lists a row whose stored JSON is unreadable with null files and output and no trace spans", async () => {
+      const t = await createTenant(server);
+      const [row] = await insertLogs(server.deps.db, [
+        { workspaceId: t.workspaceId, workflowId: "wf_bad", files: "{not json", traceSpans: '{"not":"an array"}', finalOutput: "oops[" },
+      ]);
+      const query = "includeTraceSpans=true&includeFinalOutput=true";
+      const res = await server.request(`/api/v1/logs?workspaceId=${t.workspaceId}&${query}`, { headers: { "x-api-key": t.apiKey } });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.data).toHaveLength(1);
+      expect(body.data[0]).toMatchObject({ id: row.id, files: null, executionData: { traceSpans: [], finalOutput: null } });
+    });
+
     it("accepts the key header in any case", async () => {
       for (const name of ["X-API-KEY", "X-Api-Key", "x-api-key"]) {
         const res = await server.request(`/api/v1/logs?workspaceId=${tenant.workspaceId}`, { headers: { [name]: tenant.apiKey } });

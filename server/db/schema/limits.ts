@@ -5,7 +5,7 @@ export const rateLimitBuckets = sqliteTable("rate_limit_buckets", {
   key: text("key").primaryKey(),
   tokens: real("tokens").notNull(),
   updatedAt: integer("updated_at").notNull(),
-  /** 1 when the last consume took a token, 0 when it was refused. */
+  /** Tokens the last take handed out (0: it was refused). */
   lastAllowed: integer("last_allowed").notNull().default(1),
 });
 

@@ -4,6 +4,7 @@ import type { UserContext } from "../../../server/context.ts";
 import { AppError } from "../../../server/errors.ts";
 import { enforceApiRateLimit } from "../../../server/limits/api-rate-limit.ts";
 import { DEFAULT_LICENSE } from "../../../server/limits/license.ts";
+import { TokenReserves } from "../../../server/limits/token-reserve.ts";
 import { createTempDatabase } from "./temp-database.ts";
 
 const START = Date.UTC(2026, 0, 15, 12);
@@ -11,11 +12,13 @@ const START = Date.UTC(2026, 0, 15, 12);
 describe("enforceApiRateLimit", () => {
   let temp: Awaited<ReturnType<typeof createTempDatabase>>;
   let clock: ManualClock;
+  let tokens: TokenReserves;
   const ctxFor = (userId: string) =>
     ({
       db: temp.database.db,
       clock,
       license: DEFAULT_LICENSE, // free: 10 per minute, burst 20
+      tokens,
       resHeaders: new Headers(),
       actor: { type: "user", userId, authType: "api_key", apiKeyId: "key_1" },
     }) as unknown as UserContext;
@@ -23,6 +26,7 @@ describe("enforceApiRateLimit", () => {
   beforeEach(async () => {
     temp = await createTempDatabase();
     clock = new ManualClock(START);
+    tokens = new TokenReserves();
   });
   afterEach(() => temp.cleanup());
 

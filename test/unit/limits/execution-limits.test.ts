@@ -3,6 +3,7 @@ import { limitsSchema } from "../../../contract/usage/schemas.ts";
 import { ManualClock } from "../../../server/clock.ts";
 import { AppError } from "../../../server/errors.ts";
 import { assertWithinUsageLimit, getLimits, takeExecutionToken } from "../../../server/limits/execution-limits.ts";
+import { TokenReserves } from "../../../server/limits/token-reserve.ts";
 import type { License } from "../../../server/limits/license.ts";
 import { PLAN_LIMITS } from "../../../server/limits/plans.ts";
 import { addUsageStatement } from "../../../server/limits/usage.ts";
@@ -24,10 +25,10 @@ async function thrown(p: Promise<unknown>): Promise<AppError> {
 
 describe("execution limits", () => {
   let temp: Awaited<ReturnType<typeof createTempDatabase>>;
-  let deps: { db: typeof temp.database.db; clock: ManualClock; license: License };
+  let deps: { db: typeof temp.database.db; clock: ManualClock; license: License; tokens: TokenReserves };
   beforeEach(async () => {
     temp = await createTempDatabase();
-    deps = { db: temp.database.db, clock: new ManualClock(START), license };
+    deps = { db: temp.database.db, clock: new ManualClock(START), license, tokens: new TokenReserves() };
   });
   afterEach(() => temp.cleanup());
 

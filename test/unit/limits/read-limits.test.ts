@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../server/clock.ts";
 import * as schema from "../../../server/db/schema/index.ts";
 import { getLimits, takeExecutionToken } from "../../../server/limits/execution-limits.ts";
+import { TokenReserves } from "../../../server/limits/token-reserve.ts";
 import type { License } from "../../../server/limits/license.ts";
 import { PLAN_LIMITS } from "../../../server/limits/plans.ts";
 import { consumeToken, peekBucket } from "../../../server/limits/token-bucket.ts";
@@ -38,10 +39,10 @@ function recordingDb(client: Client) {
 
 describe("getLimits reads", () => {
   let temp: Awaited<ReturnType<typeof createTempDatabase>>;
-  let deps: { db: typeof temp.database.db; clock: ManualClock; license: License };
+  let deps: { db: typeof temp.database.db; clock: ManualClock; license: License; tokens: TokenReserves };
   beforeEach(async () => {
     temp = await createTempDatabase();
-    deps = { db: temp.database.db, clock: new ManualClock(START), license };
+    deps = { db: temp.database.db, clock: new ManualClock(START), license, tokens: new TokenReserves() };
   });
   afterEach(() => temp.cleanup());
 
