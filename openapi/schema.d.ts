@@ -70,6 +70,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/workflows/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a workflow's deployed version by hand (trigger manual; billed to the workspace owner, not rate limited)
+         * @description The run's result comes back with 200 whether it succeeded or not (see `success`); the workflow's response block does not set this endpoint's status.
+         */
+        post: operations["admin-runWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/folders": {
         parameters: {
             query?: never;
@@ -142,6 +162,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workflows/{id}/undeploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the workflow offline: no live version, its webhook, chat or schedule trigger removed (write permission)
+         * @description Afterwards execute answers 400 WORKFLOW_NOT_DEPLOYED and the webhook path or chat identifier 404; the deployments stay and a later deploy makes the workflow live again. Undeploying a workflow that is not deployed succeeds.
+         */
+        post: operations["workflows-undeploy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workflows/{id}/status": {
         parameters: {
             query?: never;
@@ -169,8 +209,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Run the deployed version now and answer with its result (write permission)
-         * @description The body is the workflow input object, or {input: {...}} (an object whose only key is `input`); an empty body is the input {}. The HTTP status and headers come from the response block; a failed run answers a non-2xx status with success false.
+         * Run the deployed version now and answer with its result, or queue it (write permission)
+         * @description The body is the workflow input object, or {input: {...}} (an object whose only key is `input`, optionally with `async`); an empty body is the input {}. The HTTP status and headers come from the response block; a failed run answers a non-2xx status with success false. With the header `X-Execution-Mode: async` or the body {input, async: true} the run is queued instead: 202 with a jobId and a statusUrl (GET /api/jobs/{jobId}).
          */
         post: operations["workflows-execute"];
         delete?: never;
@@ -250,6 +290,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Status and result of an asynchronous execution (its owner, or read permission on its workspace) */
+        get: operations["jobs-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/trigger/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run the workflow deployed with this webhook path (trigger webhook)
+         * @description Public: no API key. The run's input is {body, headers, query, method}; a JSON body (by content-type) is parsed, any other body is text. When the start block sets a secret, send it in X-Webhook-Secret, or with signature "hmac-sha256" send X-Webhook-Signature: sha256=<hex HMAC-SHA256 of the raw body>. Billed and rate limited (sync bucket) as the workspace owner. A response block's status, headers and data make the answer; otherwise 200 {success, executionId, output}. See docs/triggers.md.
+         */
+        get: operations["webhooks-trigger-get"];
+        /**
+         * Run the workflow deployed with this webhook path (trigger webhook)
+         * @description Public: no API key. The run's input is {body, headers, query, method}; a JSON body (by content-type) is parsed, any other body is text. When the start block sets a secret, send it in X-Webhook-Secret, or with signature "hmac-sha256" send X-Webhook-Signature: sha256=<hex HMAC-SHA256 of the raw body>. Billed and rate limited (sync bucket) as the workspace owner. A response block's status, headers and data make the answer; otherwise 200 {success, executionId, output}. See docs/triggers.md.
+         */
+        put: operations["webhooks-trigger-put"];
+        /**
+         * Run the workflow deployed with this webhook path (trigger webhook)
+         * @description Public: no API key. The run's input is {body, headers, query, method}; a JSON body (by content-type) is parsed, any other body is text. When the start block sets a secret, send it in X-Webhook-Secret, or with signature "hmac-sha256" send X-Webhook-Signature: sha256=<hex HMAC-SHA256 of the raw body>. Billed and rate limited (sync bucket) as the workspace owner. A response block's status, headers and data make the answer; otherwise 200 {success, executionId, output}. See docs/triggers.md.
+         */
+        post: operations["webhooks-trigger-post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/{identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message to the workflow deployed with this chat identifier (trigger chat)
+         * @description Public: no API key, not rate limited; billed to the workspace owner (402 when their usage limit is reached). The run's input is {message, conversationId} and the conversation's earlier turns. With stream true the answer is text/event-stream: `message` events ({content}) with pieces of the answer, then `done` ({executionId, conversationId}), or `error`. See docs/triggers.md.
+         */
+        post: operations["chat-post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -318,6 +423,21 @@ export interface components {
             /** @description ISO 8601 timestamp */
             createdAt: string;
         };
+        ExecutionResponse: {
+            success: boolean;
+            executionId: string;
+            /** @description The response block's data, else the last block's output */
+            output: unknown;
+            error: string | null;
+            metadata: {
+                /** @description ISO 8601 timestamp */
+                startTime: string;
+                /** @description ISO 8601 timestamp */
+                endTime: string;
+                /** @description Milliseconds */
+                duration: number;
+            };
+        };
         Folder: {
             id: string;
             workspaceId: string;
@@ -371,20 +491,17 @@ export interface components {
             /** @description The state was saved since the live version was deployed */
             needsRedeployment: boolean;
         };
-        ExecutionResponse: {
-            success: boolean;
+        AsyncExecutionResponse: {
+            /** @constant */
+            success: true;
+            /** @constant */
+            async: true;
+            jobId: string;
+            /** @description The id the run's log will carry */
             executionId: string;
-            /** @description The response block's data, else the last block's output */
-            output: unknown;
-            error: string | null;
-            metadata: {
-                /** @description ISO 8601 timestamp */
-                startTime: string;
-                /** @description ISO 8601 timestamp */
-                endTime: string;
-                /** @description Milliseconds */
-                duration: number;
-            };
+            message: string;
+            /** @description GET it for the job's status and result */
+            statusUrl: string;
         };
         LogEntry: {
             /** @description Log id */
@@ -524,6 +641,32 @@ export interface components {
             resetAt: string;
             /** @description true when no whole token is left (remaining < 1) */
             isLimited: boolean;
+        };
+        JobStatus: {
+            /** @description false once the job has failed */
+            success: boolean;
+            jobId: string;
+            /**
+             * @description completed: the run finished successfully; failed: it finished with an error or could not be run
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "failed";
+            /** @description The execution the job runs (its log: GET /api/v1/logs/executions/{executionId}) */
+            executionId: string | null;
+            /** @description The run's output, once completed */
+            output?: unknown;
+            /** @description Why the run failed, once failed */
+            error?: string;
+            metadata: {
+                /** @description ISO 8601 timestamp */
+                createdAt: string;
+                startedAt: string | null;
+                completedAt: string | null;
+                /** @description Milliseconds from start to completion */
+                duration: number | null;
+                /** @description Times a worker took the job (more than one after a worker was lost) */
+                attempts: number;
+            };
         };
         WorkflowStateOutput: {
             /** @description Blocks keyed by block id */
@@ -897,6 +1040,70 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["CreatedApiKey"];
                     };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "admin-runWorkflow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    input?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionResponse"];
                 };
             };
             /** @description Error */
@@ -1493,6 +1700,70 @@ export interface operations {
             };
         };
     };
+    "workflows-undeploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            isDeployed: false;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "workflows-status": {
         parameters: {
             query?: never;
@@ -1573,6 +1844,7 @@ export interface operations {
             content: {
                 "application/json": {
                     input?: unknown;
+                    async?: boolean;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1585,7 +1857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExecutionResponse"];
+                    "application/json": components["schemas"]["ExecutionResponse"] | components["schemas"]["AsyncExecutionResponse"];
                 };
             };
             /** @description Error */
@@ -1905,6 +2177,480 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "jobs-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStatus"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "webhooks-trigger-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-webhook-secret"?: string;
+                "x-webhook-signature"?: string;
+            };
+            path: {
+                /** @description The start block's webhook path (may contain '/') */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The response block's data with its status and headers, or this object without a response block */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        executionId: string;
+                        output: unknown;
+                    };
+                };
+            };
+            /** @description Invalid JSON body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or wrong secret or signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The workspace owner's usage limit is reached */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No deployed workflow has this webhook path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The workspace owner's sync rate limit is exhausted */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The run failed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        executionId: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    "webhooks-trigger-put": {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-webhook-secret"?: string;
+                "x-webhook-signature"?: string;
+            };
+            path: {
+                /** @description The start block's webhook path (may contain '/') */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The response block's data with its status and headers, or this object without a response block */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        executionId: string;
+                        output: unknown;
+                    };
+                };
+            };
+            /** @description Invalid JSON body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or wrong secret or signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The workspace owner's usage limit is reached */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No deployed workflow has this webhook path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The workspace owner's sync rate limit is exhausted */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The run failed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        executionId: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    "webhooks-trigger-post": {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-webhook-secret"?: string;
+                "x-webhook-signature"?: string;
+            };
+            path: {
+                /** @description The start block's webhook path (may contain '/') */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The response block's data with its status and headers, or this object without a response block */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        executionId: string;
+                        output: unknown;
+                    };
+                };
+            };
+            /** @description Invalid JSON body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or wrong secret or signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The workspace owner's usage limit is reached */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No deployed workflow has this webhook path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The workspace owner's sync rate limit is exhausted */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The run failed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        executionId: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    "chat-post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user's message */
+                    message: string;
+                    /** @description Continue this conversation; omit to start a new one */
+                    conversationId?: string;
+                    /** @description Answer as text/event-stream (server-sent events) */
+                    stream?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        conversationId: string;
+                        executionId: string;
+                        /** @description The answer text */
+                        message: string;
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid message or conversationId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The workspace owner's usage limit is reached */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No deployed workflow has this chat identifier */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The run failed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        executionId: string;
+                        error: string;
+                    };
                 };
             };
         };

@@ -1,5 +1,5 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import type { AppDeps, RequestContext } from "./context.ts";
 import { AppError } from "./errors.ts";
 import { toAppError } from "./http/error-mapping.ts";
@@ -7,9 +7,12 @@ import { checkTrpcInput } from "./http/check-trpc-input.ts";
 import { createRestHandler, errorResponse, logServerError } from "./http/rest-handler.ts";
 import { newId } from "./ids.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
+import { healthRouter } from "./routers/health.ts";
 import { appRouter } from "./routers/index.ts";
+import { router } from "./trpc.ts";
 import { executeWorkflowRoute } from "./routers/workflows.ts";
 import { serveAdminUi } from "./http/admin-ui.ts";
+import { mountTriggerRoutes } from "./triggers/mount-trigger-routes.ts";
 
 type Env = { Variables: { ctx: RequestContext } };
 
@@ -22,20 +25,7 @@ export function createApp(deps: AppDeps) {
   const rest = createRestHandler(appRouter);
   const openApiJson = JSON.stringify(buildOpenApiDocument());
 
-  app.use("*", async (c, next) => {
-    const incoming = c.req.header("x-request-id");
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : newId("req");
-    c.set("ctx", {
-      ...deps,
-      requestId,
-      headers: c.req.raw.headers,
-      resHeaders: new Headers(),
-      response: {},
-      actor: { type: "anonymous" },
-    });
-    await next();
-    c.res.headers.set("x-request-id", requestId);
-  });
+  app.use("*", requestContext(deps));
 
   app.get("/openapi.json", (c) => c.body(openApiJson, 200, { "content-type": "application/json" }));
 
@@ -57,6 +47,8 @@ export function createApp(deps: AppDeps) {
     });
   });
 
+  mountTriggerRoutes(app);
+
   // Matched case-insensitively, like every REST path, so no spelling reaches the OpenAPI adapter
   // (which would merge the path id over a body field called `id`).
   app.post("/api/*", (c, next) => {
@@ -73,6 +65,40 @@ export function createApp(deps: AppDeps) {
 
   serveAdminUi(app);
 
+  handleErrors(app, deps);
+  return app;
+}
+
+/** For ROLE=worker: GET /api/health only (liveness probes), through the same procedure. */
+export function createHealthApp(deps: AppDeps) {
+  const app = new Hono<Env>();
+  const rest = createRestHandler(router({ health: healthRouter }));
+  app.use("*", requestContext(deps));
+  app.get("/api/health", async (c) => (await rest(c.req.raw, c.get("ctx"))) ?? c.notFound());
+  handleErrors(app, deps);
+  return app;
+}
+
+/** Gives every request its context: the app's services, a request id (the caller's when well-formed), no actor yet. */
+function requestContext(deps: AppDeps): MiddlewareHandler<Env> {
+  return async function requestContext(c, next) {
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : newId("req");
+    c.set("ctx", {
+      ...deps,
+      requestId,
+      headers: c.req.raw.headers,
+      resHeaders: new Headers(),
+      response: {},
+      actor: { type: "anonymous" },
+    });
+    await next();
+    c.res.headers.set("x-request-id", requestId);
+  };
+}
+
+/** Unknown routes and unexpected failures answer with the envelope too. */
+function handleErrors(app: Hono<Env>, deps: AppDeps) {
   app.notFound((c) =>
     errorResponse(new AppError(404, "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), c.get("ctx")?.requestId ?? newId("req")),
   );
@@ -81,5 +107,4 @@ export function createApp(deps: AppDeps) {
     logServerError({ logger: deps.logger, requestId }, err);
     return errorResponse(toAppError(err), requestId);
   });
-  return app;
 }

@@ -22,7 +22,13 @@ export async function resolveAdminKey(
   if (anyUser) return { origin: "none", file };
   const key = `adm_${randomBytes(32).toString("base64url")}`;
   mkdirSync(config.dataDir, { recursive: true });
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  try {
+    // `wx`: of processes starting together on one data dir, the first one's key is everyone's.
+    writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return { key: readFileSync(file, "utf8").trim(), origin: "file", file };
+  }
   chmodSync(file, 0o600);
   return { key, origin: "generated", file };
 }

@@ -20,6 +20,15 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  ROLE: z.enum(["all", "api", "worker"]).default("all"),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
+  JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  OPENAI_BASE_URL: z.string().url().default("https://api.openai.com/v1"),
+  OPENAI_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: z.string().url().default("https://api.anthropic.com"),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  GOOGLE_BASE_URL: z.string().url().default("https://generativelanguage.googleapis.com"),
+  GOOGLE_API_KEY: z.string().optional(),
 });
 
 export type Config = {
@@ -39,7 +48,17 @@ export type Config = {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** HTTP server processes sharing the port and the database (Node only). */
   workers: number;
+  /** What this process does: serve HTTP (`api`), run queued jobs and schedules (`worker`), or both (`all`). */
+  role: "all" | "api" | "worker";
+  /** Jobs (async runs) one worker process runs at once. */
+  workerConcurrency: number;
+  /** How long a claimed job is a worker's alone; a lost worker's jobs are taken again after it. */
+  jobLeaseMs: number;
+  /** Where each model provider is reached, and the platform key used when a workspace has none (docs/models.md). */
+  modelProviders: Record<"openai" | "anthropic" | "google", ModelProviderSettings>;
 };
+
+export type ModelProviderSettings = { baseUrl: string; apiKey?: string };
 
 export class ConfigError extends Error {}
 
@@ -74,5 +93,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicUrl: e.PUBLIC_URL,
     logLevel: e.LOG_LEVEL,
     workers: e.WORKERS,
+    role: e.ROLE,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    jobLeaseMs: e.JOB_LEASE_MS,
+    modelProviders: {
+      openai: { baseUrl: trimSlash(e.OPENAI_BASE_URL), apiKey: e.OPENAI_API_KEY },
+      anthropic: { baseUrl: trimSlash(e.ANTHROPIC_BASE_URL), apiKey: e.ANTHROPIC_API_KEY },
+      google: { baseUrl: trimSlash(e.GOOGLE_BASE_URL), apiKey: e.GOOGLE_API_KEY },
+    },
   };
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
 }

@@ -1,10 +1,13 @@
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Database, Db } from "./db/client.ts";
+import type { ModelGateway } from "./executor/providers/types.ts";
 import type { License } from "./limits/license.ts";
 import type { TokenReserves } from "./limits/token-reserve.ts";
 import type { Logger } from "./logger.ts";
+import type { JobWaker } from "./workers/job-waker.ts";
 import type { GuardedFetch } from "./security/guarded-fetch.ts";
+import type { SecretBox } from "./security/secret-box.ts";
 
 /** Long-lived services built once at start-up and shared by every request and worker. */
 export interface AppDeps {
@@ -16,8 +19,14 @@ export interface AppDeps {
   license: License;
   /** This process's token reserves in front of the shared rate-limit buckets. */
   tokens: TokenReserves;
+  /** Wakes this process's job worker after work was queued. */
+  jobs: JobWaker;
   /** The one way out to the network (HTTP request block, webhooks, model providers). */
   fetch: GuardedFetch;
+  /** Model providers, over `fetch` (agent and router blocks). */
+  models: ModelGateway;
+  /** Seals and opens stored secrets (webhook trigger secrets) under ENCRYPTION_KEY. */
+  secrets: SecretBox;
 }
 
 /** Who is calling. API keys act as their user. */

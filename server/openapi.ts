@@ -1,6 +1,7 @@
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import { errorEnvelopeSchema } from "../contract/common.ts";
 import type { ProcedureMeta } from "../contract/define.ts";
+import { openApiExtraPaths } from "./openapi-extra-paths.ts";
 import { appRouter } from "./routers/index.ts";
 
 type Operation = { responses?: Record<string, unknown>; security?: unknown[]; operationId?: string };
@@ -45,6 +46,7 @@ export function buildOpenApiDocument() {
       op.security = auth === "none" ? [] : [{ [auth === "admin" ? "adminKey" : "apiKey"]: [] }];
     }
   }
+  Object.assign((doc.paths ??= {}), openApiExtraPaths);
   // Error responses all point at ErrorEnvelope; drop the generator's unused tRPC error shapes.
   const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
   for (const name of Object.keys(schemas)) if (name.startsWith("error.")) delete schemas[name];

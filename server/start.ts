@@ -1,6 +1,6 @@
 import { serve } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
-import { createApp } from "./app.ts";
+import { createApp, createHealthApp } from "./app.ts";
 import { resolveAdminKey } from "./bootstrap.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { type Config, loadConfig } from "./config.ts";
@@ -8,8 +8,13 @@ import type { AppDeps } from "./context.ts";
 import { migrateDatabase, openDatabase } from "./db/client.ts";
 import { loadLicense } from "./limits/license.ts";
 import { TokenReserves } from "./limits/token-reserve.ts";
+import { JobWaker } from "./workers/job-waker.ts";
+import { startWorkers } from "./workers/start-workers.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createModelGateway } from "./executor/providers/create-model-gateway.ts";
 import { createGuardedFetch } from "./security/create-guarded-fetch.ts";
+import { resolveEncryptionKey } from "./security/resolve-encryption-key.ts";
+import { createSecretBox } from "./security/secret-box.ts";
 import { closeInterruptedRuns } from "./services/executions/close-interrupted-runs.ts";
 
 export type StartOptions = {
@@ -20,6 +25,8 @@ export type StartOptions = {
   banner?: boolean;
   /** Close runs a previous process left `running` (false in cluster workers: the primary does it). */
   closeInterruptedRuns?: boolean;
+  /** Run the job worker in this process; default: unless ROLE=api. */
+  workers?: boolean;
 };
 
 export type RunningServer = { url: string; deps: AppDeps; close(): Promise<void> };
@@ -35,6 +42,7 @@ export async function buildDeps(options: Omit<StartOptions, "banner">): Promise<
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
   await migrateDatabase(database);
   const admin = await resolveAdminKey(config, database);
+  const fetch = createGuardedFetch({ allowPrivateNetwork: config.allowPrivateNetwork });
   const deps: AppDeps = {
     config: { ...config, adminApiKey: admin.key },
     database,
@@ -43,7 +51,10 @@ export async function buildDeps(options: Omit<StartOptions, "banner">): Promise<
     logger,
     license: loadLicense(config, logger, clock.now()),
     tokens: new TokenReserves(),
-    fetch: createGuardedFetch({ allowPrivateNetwork: config.allowPrivateNetwork }),
+    jobs: new JobWaker(),
+    fetch,
+    models: createModelGateway({ fetch, config, clock, logger }),
+    secrets: createSecretBox(resolveEncryptionKey(config, logger).key),
   };
   return { deps, admin };
 }
@@ -53,7 +64,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { deps, admin } = await buildDeps(options);
   const { config, logger, database } = deps;
   if (options.closeInterruptedRuns !== false) await closeInterruptedRuns({ ctx: deps, before: deps.clock.now() });
-  const app = createApp(deps);
+  // ROLE=worker keeps the port for GET /api/health only (liveness probes), not the API.
+  const app = config.role === "worker" ? createHealthApp(deps) : createApp(deps);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
   await new Promise<void>((resolve, reject) => {
     server.once("listening", () => resolve());
@@ -63,12 +75,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
   if (options.banner) printBanner(url, admin, config);
-  logger.info("listening", { url, plan: deps.license.plan });
+  logger.info("listening", { url, plan: deps.license.plan, role: config.role });
+  const workers = (options.workers ?? config.role !== "api") ? startWorkers(deps) : undefined;
   return {
     url,
     deps,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await workers?.stop();
       database.close();
     },
   };

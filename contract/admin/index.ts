@@ -4,3 +4,4 @@ export * from "./create-workspace.ts";
 export * from "./list-users.ts";
 export * from "./list-workspaces.ts";
 export * from "./schemas.ts";
+export * from "./run-workflow.ts";

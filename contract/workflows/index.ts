@@ -6,4 +6,5 @@ export * from "./get-workflow.ts";
 export * from "./get-workflow-status.ts";
 export * from "./list-workflows.ts";
 export * from "./schemas.ts";
+export * from "./undeploy-workflow.ts";
 export * from "./update-workflow.ts";

@@ -78,9 +78,21 @@ export const executionResponseSchema = z
   })
   .meta({ id: "ExecutionResponse" });
 
+export const asyncExecutionResponseSchema = z
+  .object({
+    success: z.literal(true),
+    async: z.literal(true),
+    jobId: z.string(),
+    executionId: z.string().describe("The id the run's log will carry"),
+    message: z.string(),
+    statusUrl: z.string().describe("GET it for the job's status and result"),
+  })
+  .meta({ id: "AsyncExecutionResponse" });
+
 export type WorkflowStateInput = z.input<typeof workflowStateSchema>;
 export type Workflow = z.infer<typeof workflowSchema>;
 export type WorkflowSummary = z.infer<typeof workflowSummarySchema>;
 export type Deployment = z.infer<typeof deploymentSchema>;
 export type DeploymentStatus = z.infer<typeof deploymentStatusSchema>;
 export type ExecutionResponse = z.infer<typeof executionResponseSchema>;
+export type AsyncExecutionResponse = z.infer<typeof asyncExecutionResponseSchema>;

@@ -9,7 +9,11 @@ const REFERENCE = /<([^\s.<>[\]](?:[^\n.<>[\]]*[^\s.<>[\]])?)((?:\.[A-Za-z0-9_$-
 
 export type ReferenceMatch = { start: number; end: number; name: string; path: string[]; hasPath: boolean };
 
-/** Every reference-shaped token in a text, with its normalized block name. */
+/**
+ * Every reference-shaped token in a text, with its normalized block name. `<name.path>` always is a
+ * reference (an unknown name is a validation issue); a bare `<name>` only when something has that
+ * name, so markup like `<div>` in a body stays text (the resolver decides, see engine/resolver.ts).
+ */
 export function findReferences(text: string): ReferenceMatch[] {
   if (!text.includes("<")) return [];
   const found: ReferenceMatch[] = [];
@@ -18,15 +22,6 @@ export function findReferences(text: string): ReferenceMatch[] {
     found.push({ start: m.index, end: m.index + m[0].length, name: normalizeBlockName(m[1]), path, hasPath: m[2] !== "" });
   }
   return found;
-}
-
-/**
- * Whether a token is a reference given the block names that exist: `<name.path>` always is (an
- * unknown name is a validation issue); a bare `<name>` only when a block has that name, so markup
- * like `<div>` in a body stays text.
- */
-export function isReference(match: ReferenceMatch, names: ReadonlyMap<string, number>): boolean {
-  return match.hasPath || names.has(match.name);
 }
 
 /** Calls visit for every string nested anywhere in a params value. */

@@ -1,31 +1,35 @@
 import { blockLabel, normalizeBlockName } from "./block-names.ts";
-import { blockHandler, BLOCK_TYPES } from "./blocks/registry.ts";
+import { type BlockRegistry, builtInBlocks } from "./engine/block-registry.ts";
+import { buildTopology, type Topology } from "./engine/topology.ts";
 import { findCycles } from "./graph-checks.ts";
-import { findReferences, forEachString } from "./references.ts";
 import type { ValidationIssue } from "./types.ts";
+import { containerLabel, isRecord } from "./validation/labels.ts";
+import { RESERVED_NAMES, validateContainers } from "./validation/validate-containers.ts";
+import { edgeLabel, validateEdges } from "./validation/validate-edges.ts";
+import { validateReferences } from "./validation/validate-references.ts";
+import { retryIssues } from "./validation/validate-retry.ts";
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-/** Edge handles the executor follows; branch handles (error, condition-...) come with the blocks that use them. */
-const FOLLOWED_HANDLES = new Set([undefined, null, "source"]);
+/** A checked state: its issues, and when it has none, its nested graphs (see engine/topology.ts). */
+export type CheckedState = { issues: ValidationIssue[]; topology: Topology | null; startId: string | undefined };
 
 /**
- * Every problem that would keep a workflow state from running, each naming the block (name and id)
- * or edge concerned. An empty list means runWorkflow will run it.
+ * Every problem that would keep a workflow state from running, each naming the block (name and id),
+ * edge, loop or parallel concerned. An empty list means runWorkflow will run it.
  */
-export function validateWorkflowState(state: unknown): ValidationIssue[] {
-  if (!isRecord(state)) return [{ message: "The workflow state must be an object {blocks, edges, loops, parallels}" }];
+export function validateWorkflowState(state: unknown, registry: BlockRegistry = builtInBlocks): ValidationIssue[] {
+  return checkWorkflowState(state, registry).issues;
+}
+
+export function checkWorkflowState(state: unknown, registry: BlockRegistry): CheckedState {
+  const failed = (issues: ValidationIssue[]): CheckedState => ({ issues, topology: null, startId: undefined });
+  if (!isRecord(state)) return failed([{ message: "The workflow state must be an object {blocks, edges, loops, parallels}" }]);
   const issues: ValidationIssue[] = [];
   if (!isRecord(state.blocks)) issues.push({ message: "blocks must be an object keyed by block id" });
   if (!Array.isArray(state.edges)) issues.push({ message: "edges must be an array" });
   for (const key of ["loops", "parallels"] as const) {
-    const value = state[key];
-    if (value === undefined) continue;
-    if (!isRecord(value)) issues.push({ message: `${key} must be an object` });
-    else if (Object.keys(value).length > 0) {
-      issues.push({ message: `${key} are not supported yet (found ${key} ${Object.keys(value).join(", ")}); remove them to run this workflow` });
-    }
+    if (state[key] !== undefined && !isRecord(state[key])) issues.push({ message: `${key} must be an object` });
   }
-  if (issues.length > 0 || !isRecord(state.blocks) || !Array.isArray(state.edges)) return issues;
+  if (issues.length > 0 || !isRecord(state.blocks) || !Array.isArray(state.edges)) return failed(issues);
 
   const blocks = new Map<string, Record<string, unknown>>();
   const names = new Map<string, string>(); // normalized name -> block id
@@ -48,16 +52,19 @@ export function validateWorkflowState(state: unknown): ValidationIssue[] {
       } else names.set(key, id);
       if (key === "start" && block.type !== "start") {
         issues.push({ blockId: id, message: `${label}: the name "start" is reserved for the start block` });
+      } else if (key !== "start" && RESERVED_NAMES.has(key)) {
+        issues.push({ blockId: id, message: `${label}: the name "${key}" is reserved (<${key}.x> has its own meaning)` });
       }
     }
-    if (typeof block.type !== "string" || blockHandler(block.type) === undefined) {
-      issues.push({ blockId: id, message: `${label} has unknown type ${JSON.stringify(block.type)} (supported: ${BLOCK_TYPES.join(", ")})` });
+    if (typeof block.type !== "string" || registry.handler(block.type) === undefined) {
+      issues.push({ blockId: id, message: `${label} has unknown type ${JSON.stringify(block.type)} (supported: ${registry.types.join(", ")})` });
     }
     if (block.type === "start") starts.push(id);
     if (block.params !== undefined && !isRecord(block.params)) issues.push({ blockId: id, message: `${label}: params must be an object` });
     if (block.enabled !== undefined && typeof block.enabled !== "boolean") {
       issues.push({ blockId: id, message: `${label}: enabled must be true or false` });
     }
+    for (const message of retryIssues(block.retry)) issues.push({ blockId: id, message: `${label}: ${message}` });
   }
   const label = (id: string) => blockLabel(id, blocks.get(id)?.name);
 
@@ -69,42 +76,55 @@ export function validateWorkflowState(state: unknown): ValidationIssue[] {
   const startId = starts.length === 1 ? starts[0] : undefined;
   if (startId !== undefined && !names.has("start")) names.set("start", startId);
 
-  const next = new Map<string, string[]>();
-  for (const [i, edge] of state.edges.entries()) {
-    if (!isRecord(edge) || typeof edge.source !== "string" || typeof edge.target !== "string") {
-      issues.push({ message: `Edge #${i + 1} must be an object {source, target} with block ids` });
-      continue;
-    }
-    const name = `Edge ${typeof edge.id === "string" ? `"${edge.id}"` : `#${i + 1}`} (${edge.source} -> ${edge.target})`;
-    let ok = true;
-    for (const end of ["source", "target"] as const) {
-      const id = edge[end] as string;
-      if (!blocks.has(id)) {
-        issues.push({ message: `${name}: its ${end} block ${id} does not exist` });
-        ok = false;
+  const sections = validateContainers({
+    loops: isRecord(state.loops) ? state.loops : {},
+    parallels: isRecord(state.parallels) ? state.parallels : {},
+    blocks,
+    names,
+    startId,
+    label,
+  });
+  issues.push(...sections.issues);
+  const edges = validateEdges({ edges: state.edges, blocks, startId, label });
+  issues.push(...edges.issues);
+
+  let topology: Topology | null = null;
+  const nodeLabel = (id: string) => {
+    const c = sections.containers.get(id);
+    return c && !blocks.has(id) ? containerLabel(c.kind, id) : label(id);
+  };
+  if (sections.membershipOk) {
+    topology = buildTopology([...blocks.keys()], sections.containers, edges.valid);
+    for (const [graphId, graph] of topology.graphs) {
+      const next = new Map<string, string[]>();
+      for (const e of graph.edges) {
+        if (e.leavesSection && e.handle !== null) {
+          const c = sections.containers.get(e.source);
+          const where = c ? containerLabel(c.kind, c.id) : e.source;
+          issues.push({
+            blockId: e.edge.source,
+            message: `${edgeLabel(e.edge, state.edges.indexOf(e.edge))}: the branch edge "${e.handle}" of ${label(e.edge.source)} cannot leave ${where}; only plain edges leave a loop or parallel`,
+          });
+        }
+        next.set(e.source, [...(next.get(e.source) ?? []), e.target]);
+      }
+      for (const id of findCycles(graph.nodes, next)) {
+        const inside = graphId === "" ? "" : ` inside ${nodeLabel(graphId)}`;
+        issues.push({ blockId: blocks.has(id) ? id : undefined, message: `${nodeLabel(id)} is on a cycle${inside}; edges must not form cycles (repeat blocks with a loop instead)` });
       }
     }
-    if (!FOLLOWED_HANDLES.has(edge.sourceHandle as string | undefined)) {
-      issues.push({ blockId: edge.source, message: `${name}: branch handle ${JSON.stringify(edge.sourceHandle)} is not supported yet` });
+  } else {
+    const next = new Map<string, string[]>();
+    for (const e of edges.valid) next.set(e.source, [...(next.get(e.source) ?? []), e.target]);
+    for (const id of findCycles([...blocks.keys()], next)) {
+      issues.push({ blockId: id, message: `${label(id)} is on a cycle; edges must not form cycles (repeat blocks with a loop instead)` });
     }
-    if (ok && edge.target === startId) issues.push({ blockId: startId, message: `${name}: the start block cannot have incoming edges` });
-    if (ok) next.set(edge.source, [...(next.get(edge.source) ?? []), edge.target]);
-  }
-  for (const id of findCycles([...blocks.keys()], next)) {
-    issues.push({ blockId: id, message: `${label(id)} is on a cycle; cycles are only allowed inside loops` });
   }
 
+  issues.push(...validateReferences({ blocks, names, containers: sections.containers, topology, label }));
   for (const [id, block] of blocks) {
-    const params = isRecord(block.params) ? block.params : {};
-    const unknown = new Set<string>();
-    forEachString(params, (text) => {
-      for (const ref of findReferences(text)) if (ref.hasPath && !names.has(ref.name)) unknown.add(ref.name);
-    });
-    for (const name of unknown) {
-      issues.push({ blockId: id, message: `${label(id)} references <${name}...>, but no block is named "${name}"` });
-    }
-    const handler = typeof block.type === "string" ? blockHandler(block.type) : undefined;
-    for (const message of handler?.validate(params) ?? []) issues.push({ blockId: id, message: `${label(id)}: ${message}` });
+    const handler = typeof block.type === "string" ? registry.handler(block.type) : undefined;
+    for (const message of handler?.validate(isRecord(block.params) ? block.params : {}) ?? []) issues.push({ blockId: id, message: `${label(id)}: ${message}` });
   }
-  return issues;
+  return { issues, topology: issues.length === 0 ? topology : null, startId };
 }

@@ -4,6 +4,7 @@ import { createUser } from "../services/admin/create-user.ts";
 import { createWorkspace } from "../services/admin/create-workspace.ts";
 import { listUsers } from "../services/admin/list-users.ts";
 import { listWorkspaces } from "../services/admin/list-workspaces.ts";
+import { runWorkflow } from "../services/admin/run-workflow.ts";
 import { adminProcedure as p, router } from "../trpc.ts";
 
 export const adminRouter = router({
@@ -17,4 +18,6 @@ export const adminRouter = router({
     .query(({ ctx, input }) => listWorkspaces({ ctx, input })),
   createApiKey: p.meta(c.createApiKey.meta).input(c.createApiKey.input).output(c.createApiKey.output)
     .mutation(async ({ ctx, input }) => ({ data: await createApiKey({ ctx, input }) })),
+  runWorkflow: p.meta(c.runWorkflow.meta).input(c.runWorkflow.input).output(c.runWorkflow.output)
+    .mutation(({ ctx, input }) => runWorkflow({ ctx, input })),
 });

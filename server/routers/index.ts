@@ -2,6 +2,7 @@ import { router } from "../trpc.ts";
 import { adminRouter } from "./admin.ts";
 import { foldersRouter } from "./folders.ts";
 import { healthRouter } from "./health.ts";
+import { jobsRouter } from "./jobs.ts";
 import { logsRouter } from "./logs.ts";
 import { usageRouter } from "./usage.ts";
 import { workflowsRouter } from "./workflows.ts";
@@ -14,6 +15,7 @@ export const appRouter = router({
   workflows: workflowsRouter,
   logs: logsRouter,
   usage: usageRouter,
+  jobs: jobsRouter,
 });
 
 /** The router type for typed tRPC clients (`createTRPCClient<AppRouter>`). */

@@ -10,8 +10,11 @@ import { type ExecutionAnswer, executeWorkflow } from "../services/workflows/exe
 import { getWorkflow } from "../services/workflows/get-workflow.ts";
 import { getWorkflowStatus } from "../services/workflows/get-workflow-status.ts";
 import { listWorkflows } from "../services/workflows/list-workflows.ts";
+import { undeployWorkflow } from "../services/workflows/undeploy-workflow.ts";
 import { updateWorkflow } from "../services/workflows/update-workflow.ts";
-import { workflowInputFromBody } from "../services/workflows/workflow-input-from-body.ts";
+import { queueExecution } from "../services/workflows/queue-execution.ts";
+import { executionRequestFromBody } from "../services/workflows/workflow-input-from-body.ts";
+import { publicBaseUrl, wantsAsync } from "../http/execution-mode.ts";
 import { apiKeyProcedure as p, router } from "../trpc.ts";
 
 // Static paths first: `{id}` matches any segment.
@@ -28,13 +31,21 @@ export const workflowsRouter = router({
     .mutation(async ({ ctx, input }) => ({ data: await deleteWorkflow({ ctx, input }) })),
   deploy: p.meta(c.deployWorkflow.meta).input(c.deployWorkflow.input).output(c.deployWorkflow.output)
     .mutation(async ({ ctx, input }) => ({ data: await deployWorkflow({ ctx, input }) })),
+  undeploy: p.meta(c.undeployWorkflow.meta).input(c.undeployWorkflow.input).output(c.undeployWorkflow.output)
+    .mutation(async ({ ctx, input }) => ({ data: await undeployWorkflow({ ctx, input }) })),
   status: p.meta(c.getWorkflowStatus.meta).input(c.getWorkflowStatus.input).output(c.getWorkflowStatus.output)
     .query(({ ctx, input }) => getWorkflowStatus({ ctx, input })),
   // REST callers reach executeWorkflowRoute below instead (raw body); this serves tRPC callers.
   execute: p.meta(c.executeWorkflow.meta).input(c.executeWorkflow.input).output(c.executeWorkflow.output)
     .mutation(async ({ ctx, input }) => {
       const { id, ...body } = input;
-      const answer = await executeWorkflow({ ctx, userId: ctx.actor.userId, input: { id, input: workflowInputFromBody(body) } });
+      const request = executionRequestFromBody(body);
+      if (wantsAsync(ctx.headers, request.async)) {
+        const baseUrl = publicBaseUrl(ctx.config.publicUrl, ctx.headers);
+        ctx.response.status = 202;
+        return queueExecution({ ctx, userId: ctx.actor.userId, input: { id, input: request.input }, baseUrl });
+      }
+      const answer = await executeWorkflow({ ctx, userId: ctx.actor.userId, input: { id, input: request.input } });
       for (const [name, value] of Object.entries(answer.headers)) ctx.resHeaders.set(name, value);
       ctx.response.status = answer.status;
       return answer.body;
@@ -52,11 +63,13 @@ export async function executeWorkflowRoute(c: Context<{ Variables: { ctx: Reques
   const ctx = await authenticateRequest(c.get("ctx"));
   const body = await readJsonBody(c.req.raw);
   if (!body.ok) throw body.error;
-  const answer = await executeWorkflow({
-    ctx,
-    userId: ctx.actor.userId,
-    input: { id, input: workflowInputFromBody(body.value) },
-  });
+  const request = executionRequestFromBody(body.value);
+  if (wantsAsync(c.req.raw.headers, request.async)) {
+    const baseUrl = publicBaseUrl(ctx.config.publicUrl, c.req.raw.headers, c.req.url);
+    const queued = await queueExecution({ ctx, userId: ctx.actor.userId, input: { id, input: request.input }, baseUrl });
+    return Response.json(queued, { status: 202 });
+  }
+  const answer = await executeWorkflow({ ctx, userId: ctx.actor.userId, input: { id, input: request.input } });
   return toResponse(answer);
 }
 

@@ -16,7 +16,7 @@ export type TestServer = RunningServer & {
 
 /** A real server on 127.0.0.1:0 over a fresh libSQL file of its own. */
 export async function startTestServer(
-  options: { env?: Record<string, string | undefined>; clock?: Clock; logger?: Logger } = {},
+  options: { env?: Record<string, string | undefined>; clock?: Clock; logger?: Logger; workers?: boolean } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "wf-test-"));
   const running = await startServer({
@@ -31,6 +31,7 @@ export async function startTestServer(
     },
     clock: options.clock,
     logger: options.logger,
+    workers: options.workers,
   });
   const request = (path: string, init: RequestInit & { json?: unknown } = {}) => {
     const headers = new Headers(init.headers);

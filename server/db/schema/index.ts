@@ -5,3 +5,6 @@ export * from "./folders.ts";
 export * from "./workflows.ts";
 export * from "./execution-logs.ts";
 export * from "./limits.ts";
+export * from "./jobs.ts";
+export * from "./triggers.ts";
+export * from "./scheduler.ts";

@@ -10,6 +10,8 @@ export type BlockRunContext = {
   input: unknown;
   /** Earlier turns of the chat conversation when the run was started by the chat trigger. */
   conversation?: readonly ChatMessage[];
+  /** The run's workflow variables (`<variable.name>`); the variables block writes them. */
+  variables?: Record<string, unknown>;
 };
 
 /** What the caller of a synchronous execution receives when a response block runs. */
@@ -37,6 +39,12 @@ export type BlockOutcome = {
 export type BlockHandler = {
   /** Problems with the params as stored (references not resolved), as messages without the block label. */
   validate(params: Record<string, unknown>): string[];
+  /**
+   * Params holding JavaScript, as dotted paths (`code`, `conditions.*.expression`; `*` = any key or
+   * index). Their references become sandbox globals, so they arrive in run() as SandboxCode
+   * (template.ts), never as text with values pasted in.
+   */
+  codePaths?: readonly string[];
   /** Runs with params whose references are resolved. Must not mutate params (they may be shared). */
   run(params: Record<string, unknown>, ctx: BlockRunContext): BlockOutcome | Promise<BlockOutcome>;
 };

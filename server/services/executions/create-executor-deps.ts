@@ -9,7 +9,7 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  * overridden (tests of retry timing pass a fake sleep); log lines carry the execution's ids.
  */
 export function createExecutorDeps(
-  ctx: Pick<AppDeps, "fetch" | "clock" | "logger">,
+  ctx: Pick<AppDeps, "fetch" | "clock" | "logger" | "models">,
   fields: Record<string, string>,
   overrides: Partial<ExecutorDeps> = {},
 ): ExecutorDeps {
@@ -19,6 +19,7 @@ export function createExecutorDeps(
     logger: withFields(ctx.logger, fields),
     sleep: realSleep,
     random: Math.random,
+    models: ctx.models,
     ...overrides,
   };
 }

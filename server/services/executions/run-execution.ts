@@ -2,7 +2,7 @@ import type { InStatement } from "@libsql/client";
 import type { AppDeps } from "../../context.ts";
 import { executionLogs } from "../../db/schema/index.ts";
 import { runWorkflow } from "../../executor/index.ts";
-import type { ExecutionResult, ExecutorDeps, WorkflowState } from "../../executor/types.ts";
+import type { ChatMessage, ExecutionResult, ExecutorDeps, WorkflowState } from "../../executor/types.ts";
 import { newId } from "../../ids.ts";
 import { type CostObject, calculateCost } from "../../limits/cost.ts";
 import { createExecutorDeps } from "./create-executor-deps.ts";
@@ -12,7 +12,7 @@ import { toJson } from "./to-json.ts";
 export type ExecutionTrigger = "api" | "webhook" | "schedule" | "manual" | "chat";
 
 export type RunExecutionArgs = {
-  ctx: Pick<AppDeps, "db" | "database" | "fetch" | "clock" | "logger">;
+  ctx: Pick<AppDeps, "db" | "database" | "fetch" | "clock" | "logger" | "models">;
   workflow: { id: string; workspaceId: string };
   deployment: { id: string | null; state: WorkflowState };
   input: unknown;
@@ -21,7 +21,11 @@ export type RunExecutionArgs = {
   userId: string;
   /** A pre-assigned id (e.g. an async job told its caller); a new one otherwise. */
   executionId?: string;
+  /** The log row of an earlier, interrupted attempt of this execution, to complete instead of a new one. */
+  logId?: string;
   executorDeps?: Partial<ExecutorDeps>;
+  /** Earlier turns of the conversation, oldest first (chat trigger). */
+  conversation?: readonly ChatMessage[];
 };
 
 /** The executor's result, timed as the log records it, with the log's ids and the run's cost. */
@@ -43,7 +47,7 @@ const UNEXPECTED_FAILURE = "The workflow could not be run because of an internal
  */
 export async function runExecution(args: RunExecutionArgs): Promise<RecordedExecution> {
   const { ctx, workflow, deployment, trigger, userId } = args;
-  const logId = newId("log");
+  const logId = args.logId ?? newId("log");
   const executionId = args.executionId ?? newId("exec");
   const startedAt = ctx.clock.now();
   const { client } = ctx.database;
@@ -63,7 +67,14 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
   let result: ExecutionResult;
   try {
     const deps = createExecutorDeps(ctx, fields, args.executorDeps);
-    result = await runWorkflow({ state: deployment.state, input: args.input, deps, executionId, workspaceId: workflow.workspaceId });
+    result = await runWorkflow({
+      state: deployment.state,
+      input: args.input,
+      deps,
+      executionId,
+      workspaceId: workflow.workspaceId,
+      conversation: args.conversation,
+    });
   } catch (err) {
     ctx.logger.error("the executor failed unexpectedly", { ...fields, error: String(err) });
     result = failedResult(startedAt, ctx.clock.now());

@@ -2,6 +2,7 @@ import type { Workflow, WorkflowStateInput } from "../../../contract/workflows/s
 import type { UserContext } from "../../context.ts";
 import { workflows } from "../../db/schema/index.ts";
 import { newId } from "../../ids.ts";
+import { sealStartSecret } from "../../triggers/start-secret.ts";
 import { requireWorkspacePermission } from "../auth/require-workspace-permission.ts";
 import { assertFolderInWorkspace } from "../folders/assert-folder-in-workspace.ts";
 import { assertValidState } from "./assert-valid-state.ts";
@@ -20,7 +21,8 @@ export async function createWorkflow({ ctx, input }: { ctx: UserContext; input: 
   await requireWorkspacePermission(ctx, ctx.actor.userId, input.workspaceId, "write");
   const folderId = input.folderId ?? null;
   if (folderId !== null) await assertFolderInWorkspace(ctx, folderId, input.workspaceId, "folderId");
-  assertValidState(input.state);
+  const state = sealStartSecret(ctx.secrets, input.state, null);
+  assertValidState(state);
   const now = ctx.clock.now();
   const row = {
     id: newId("wf"),
@@ -28,7 +30,7 @@ export async function createWorkflow({ ctx, input }: { ctx: UserContext; input: 
     folderId,
     name: input.name,
     description: input.description ?? "",
-    state: JSON.stringify(input.state),
+    state: JSON.stringify(state),
     stateVersion: 1,
     deployedVersionId: null,
     createdAt: now,

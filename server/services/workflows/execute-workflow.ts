@@ -1,12 +1,9 @@
 import type { ExecutionResponse } from "../../../contract/workflows/schemas.ts";
 import type { AppDeps } from "../../context.ts";
-import { AppError, forbidden, notFound } from "../../errors.ts";
 import { assertWithinUsageLimit, takeExecutionToken } from "../../limits/execution-limits.ts";
-import { permits } from "../auth/require-workspace-permission.ts";
 import { type RecordedExecution, runExecution } from "../executions/run-execution.ts";
 import { iso } from "../iso.ts";
-import { loadDeploymentState } from "./deployment-state-cache.ts";
-import { findRunnableWorkflow } from "./find-runnable-workflow.ts";
+import { findDeployedWorkflow } from "./find-deployed-workflow.ts";
 import { safeResponseHeaders } from "./safe-response-headers.ts";
 
 /** What a synchronous caller is answered with: status, headers and the JSON body. */
@@ -26,23 +23,13 @@ export async function executeWorkflow({
   userId: string;
   input: { id: string; input: unknown };
 }): Promise<ExecutionAnswer> {
-  const row = await findRunnableWorkflow(ctx, userId, input.id);
-  if (!row || row.permission === null) throw notFound("Workflow");
-  if (!permits(row.permission, "write")) throw forbidden("Running a workflow needs write permission on the workspace");
-  const state = row.deploymentId ? await loadDeploymentState(ctx, row.deploymentId) : null;
-  if (!row.deploymentId || !state) {
-    throw new AppError(
-      400,
-      "WORKFLOW_NOT_DEPLOYED",
-      `Workflow ${row.id} is not deployed: deploy it (POST /api/workflows/${row.id}/deploy) before executing it`,
-    );
-  }
+  const workflow = await findDeployedWorkflow(ctx, userId, input.id);
   await assertWithinUsageLimit(ctx, userId);
   await takeExecutionToken(ctx, userId, "sync");
   const run = await runExecution({
     ctx,
-    workflow: row,
-    deployment: { id: row.deploymentId, state },
+    workflow,
+    deployment: { id: workflow.deploymentId, state: workflow.state },
     input: input.input,
     trigger: "api",
     userId,

@@ -1,5 +1,6 @@
 import type { Workflow, WorkflowSummary } from "../../../contract/workflows/schemas.ts";
 import type { workflows } from "../../db/schema/index.ts";
+import { maskStartSecret } from "../../triggers/start-secret.ts";
 import { iso } from "../iso.ts";
 
 type Row = Omit<typeof workflows.$inferSelect, "state"> & { deployedAt: number | null };
@@ -19,5 +20,5 @@ export function toWorkflowSummary(row: Row): WorkflowSummary {
 }
 
 export function toWorkflow(row: Row & { state: string }): Workflow {
-  return { ...toWorkflowSummary(row), state: JSON.parse(row.state) as Workflow["state"] };
+  return { ...toWorkflowSummary(row), state: maskStartSecret(JSON.parse(row.state) as Workflow["state"]) };
 }

@@ -3,6 +3,7 @@ import type { Workflow, WorkflowStateInput } from "../../../contract/workflows/s
 import type { UserContext } from "../../context.ts";
 import { workflows } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
+import { sealStartSecret } from "../../triggers/start-secret.ts";
 import { assertFolderInWorkspace } from "../folders/assert-folder-in-workspace.ts";
 import { assertValidState } from "./assert-valid-state.ts";
 import { findWorkflowForUser } from "./find-workflow-for-user.ts";
@@ -25,8 +26,9 @@ export async function updateWorkflow({ ctx, input }: { ctx: UserContext; input: 
   if (input.folderId) await assertFolderInWorkspace(ctx, input.folderId, current.workspaceId, "folderId");
   let state: string | undefined;
   if (input.state !== undefined) {
-    assertValidState(input.state);
-    const text = JSON.stringify(input.state);
+    const sealed = sealStartSecret(ctx.secrets, input.state, current.state);
+    assertValidState(sealed);
+    const text = JSON.stringify(sealed);
     if (text !== current.state) state = text;
   }
   const [row] = await ctx.db

@@ -14,7 +14,7 @@ describe("validateWorkflowState", () => {
   });
 
   it("exports the block types and the name normalization", () => {
-    expect(BLOCK_TYPES).toEqual(["start", "api", "response"]);
+    expect(BLOCK_TYPES).toEqual(expect.arrayContaining(["start", "api", "response", "function", "condition", "variables", "wait"]));
     expect(normalizeBlockName("  My  API\tCall ")).toBe("myapicall");
   });
 
@@ -24,11 +24,11 @@ describe("validateWorkflowState", () => {
     expect(messages({ blocks: {}, edges: [], loops: [] })).toEqual(["loops must be an object"]);
   });
 
-  it("says loops and parallels are not supported yet", () => {
-    const state = { ...valid(), loops: { loop1: {} }, parallels: { par1: {} } };
+  it("checks that loops and parallels are objects of sections", () => {
+    const state = { ...valid(), loops: { loop1: 5 }, parallels: { par1: [] } };
     expect(messages(state)).toEqual([
-      "loops are not supported yet (found loops loop1); remove them to run this workflow",
-      "parallels are not supported yet (found parallels par1); remove them to run this workflow",
+      'Loop "loop1" must be an object {nodes, loopType, ...}',
+      'Parallel "par1" must be an object {nodes, parallelType, ...}',
     ]);
   });
 
@@ -36,7 +36,7 @@ describe("validateWorkflowState", () => {
     const state = valid();
     state.blocks.x = { type: "teleport", name: "Beam Me" };
     expect(validateWorkflowState(state)).toEqual([
-      { blockId: "x", message: 'Block "Beam Me" (x) has unknown type "teleport" (supported: start, api, response)' },
+      { blockId: "x", message: `Block "Beam Me" (x) has unknown type "teleport" (supported: ${BLOCK_TYPES.join(", ")})` },
     ]);
   });
 
@@ -56,10 +56,10 @@ describe("validateWorkflowState", () => {
   it("reports a cycle, naming a block on it", () => {
     const state = chain(start(), api({ url: "https://a.example" }, "A", "a"), api({ url: "https://b.example" }, "B", "b"));
     state.edges.push({ source: "b", target: "a" });
-    expect(validateWorkflowState(state)).toEqual([{ blockId: "a", message: 'Block "A" (a) is on a cycle; cycles are only allowed inside loops' }]);
+    expect(validateWorkflowState(state)).toEqual([{ blockId: "a", message: 'Block "A" (a) is on a cycle; edges must not form cycles (repeat blocks with a loop instead)' }]);
     const self = chain(start(), api({ url: "https://a.example" }, "A", "a"));
     self.edges.push({ source: "a", target: "a" });
-    expect(messages(self)).toEqual(['Block "A" (a) is on a cycle; cycles are only allowed inside loops']);
+    expect(messages(self)).toEqual(['Block "A" (a) is on a cycle; edges must not form cycles (repeat blocks with a loop instead)']);
   });
 
   it("requires exactly one start block, enabled and without incoming edges", () => {
@@ -102,10 +102,14 @@ describe("validateWorkflowState", () => {
     expect(validateWorkflowState(state)).toEqual([]);
   });
 
-  it("rejects branch handles until the blocks that use them exist", () => {
+  it("accepts error edges on any block, and rejects handles a block does not have", () => {
     const state = valid();
     state.edges[1].sourceHandle = "error";
-    expect(messages(state)).toEqual(['Edge "e2" (api -> response): branch handle "error" is not supported yet']);
+    expect(messages(state)).toEqual([]);
+    state.edges[1].sourceHandle = "failure";
+    expect(messages(state)).toEqual([
+      'Edge "e2" (api -> response): Block "API" (api) has no branch "failure" (edge handles: error, condition-<id> on condition blocks, route-<id> on router blocks)',
+    ]);
   });
 
   it("validates api params", () => {

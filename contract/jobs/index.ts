@@ -1,0 +1,2 @@
+export * from "./get-job.ts";
+export * from "./schemas.ts";

@@ -1,0 +1,61 @@
+import type { AppDeps } from "../../context.ts";
+import type { WorkflowState } from "../../executor/types.ts";
+import type { ClaimedJob } from "../../jobs/job.ts";
+import { loadDeploymentState } from "../workflows/deployment-state-cache.ts";
+import { type ExecutionTrigger, runExecution } from "./run-execution.ts";
+
+/** Job kind of a queued workflow execution. */
+export const EXECUTION_JOB = "workflow.execute";
+
+/** What a queued execution carries: everything was checked (access, limits) when it was accepted. */
+export type ExecutionJobPayload = {
+  workflowId: string;
+  workspaceId: string;
+  deploymentId: string;
+  executionId: string;
+  userId: string;
+  trigger: ExecutionTrigger;
+  input: unknown;
+};
+
+/** The job's stored result. */
+export type ExecutionJobResult = { executionId: string; success: boolean; output: unknown; error: string | null };
+
+type Deps = Pick<AppDeps, "db" | "database" | "fetch" | "clock" | "logger" | "models">;
+
+const findLog =
+  "SELECT id, status, final_output, error FROM execution_logs WHERE execution_id = ?";
+
+/**
+ * Runs one queued execution. A job is run at least once: when an earlier attempt's worker was lost,
+ * the execution's log row tells what happened. A completed log is the answer as it stands (the run is
+ * not repeated); a `running` one is completed by this attempt instead of a second row.
+ */
+export function executionJobHandler(deps: Deps) {
+  return async (job: ClaimedJob): Promise<ExecutionJobResult> => {
+    const payload = job.payload as ExecutionJobPayload;
+    const { rows } = await deps.database.client.execute({ sql: findLog, args: [payload.executionId] });
+    const earlier = rows[0];
+    if (earlier && earlier[1] !== "running") {
+      return {
+        executionId: payload.executionId,
+        success: earlier[1] === "success",
+        output: typeof earlier[2] === "string" ? JSON.parse(earlier[2]) : null,
+        error: (earlier[3] as string | null) ?? null,
+      };
+    }
+    // A deployment snapshot is never deleted; should one be missing, the run fails as an invalid workflow.
+    const state = (await loadDeploymentState(deps, payload.deploymentId)) as WorkflowState;
+    const run = await runExecution({
+      ctx: deps,
+      workflow: { id: payload.workflowId, workspaceId: payload.workspaceId },
+      deployment: { id: payload.deploymentId, state },
+      input: payload.input,
+      trigger: payload.trigger,
+      userId: payload.userId,
+      executionId: payload.executionId,
+      logId: earlier ? (earlier[0] as string) : undefined,
+    });
+    return { executionId: run.executionId, success: run.success, output: run.output ?? null, error: run.success ? null : run.error };
+  };
+}
