@@ -4,6 +4,7 @@ import type { AppDeps, RequestContext } from "./context.ts";
 import { AppError } from "./errors.ts";
 import { toAppError } from "./http/error-mapping.ts";
 import { checkTrpcInput } from "./http/check-trpc-input.ts";
+import { createLogsListRoute } from "./http/logs-list-route.ts";
 import { createRestHandler, errorResponse, logServerError } from "./http/rest-handler.ts";
 import { newId } from "./ids.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
@@ -55,6 +56,8 @@ export function createApp(deps: AppDeps) {
     const match = EXECUTE_PATH.exec(c.req.path);
     return match ? executeWorkflowRoute(c, match[1]) : next();
   });
+
+  app.get("/api/v1/logs", createLogsListRoute());
 
   app.all("/api/*", async (c) => {
     const ctx = c.get("ctx");

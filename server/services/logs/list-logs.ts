@@ -6,6 +6,7 @@ import { getLimits } from "../../limits/execution-limits.ts";
 import { requireWorkspacePermission } from "../auth/require-workspace-permission.ts";
 import { SETTLE_WINDOW_MS } from "../executions/log-visibility.ts";
 import { decodeCursor, encodeCursor, type LogPosition } from "./cursor.ts";
+import { logEntriesJson } from "./log-entry-json.ts";
 import { runTiming } from "./log-fields.ts";
 import { buildLogListStatement, type LogListQuery, type LogPageRow, oldestRunningStatement, readLogPage } from "./log-query.ts";
 
@@ -13,6 +14,22 @@ export { SETTLE_WINDOW_MS };
 
 /** A page of completed runs' log entries in (started_at, id) order, with the cursor to continue. */
 export async function listLogs({ ctx, input }: { ctx: UserContext; input: ListLogsInput }): Promise<ListLogsOutput> {
+  const { rows, nextCursor, limits } = await readLogsPage({ ctx, input });
+  return { data: rows.map((row) => toLogEntry(row, input)), nextCursor, limits };
+}
+
+/**
+ * The same page as listLogs, as the JSON text of its answer, written without building the entry
+ * objects: for the REST route that serves this hottest read (server/http/logs-list-route.ts).
+ */
+export async function listLogsJson({ ctx, input }: { ctx: UserContext; input: ListLogsInput }): Promise<string> {
+  const { rows, nextCursor, limits } = await readLogsPage({ ctx, input });
+  return `{"data":${logEntriesJson(rows, input)},"nextCursor":${JSON.stringify(nextCursor)},"limits":${JSON.stringify(limits)}}`;
+}
+
+type LogsPage = { rows: LogPageRow[]; nextCursor: string | null; limits: ListLogsOutput["limits"] };
+
+async function readLogsPage({ ctx, input }: { ctx: UserContext; input: ListLogsInput }): Promise<LogsPage> {
   await requireWorkspacePermission(ctx, ctx.actor.userId, input.workspaceId, "read");
   const after = input.cursor ? decodeCursor(input.cursor, input.order) : undefined;
   const startedFrom = input.startDate === undefined ? undefined : (parseIsoTimestamp(input.startDate) as number);
@@ -58,7 +75,7 @@ export async function listLogs({ ctx, input }: { ctx: UserContext; input: ListLo
     // Nothing new yet: hand back a cursor that resumes exactly here, so polling never skips a row.
     nextCursor = input.cursor ?? encodeCursor("asc", { startedAt: startedFrom ?? 0, id: "" });
   }
-  return { data: page.map((row) => toLogEntry(row, input)), nextCursor, limits };
+  return { rows: page, nextCursor, limits };
 }
 
 /**
@@ -74,6 +91,7 @@ async function ascendingHorizon(ctx: UserContext, workspaceId: string): Promise<
 
 const position = (row: LogPageRow): LogPosition => ({ startedAt: row.startedAt, id: row.id });
 
+/** One entry (spec 2.4); logEntriesJson writes the same as JSON text and must stay in step. */
 function toLogEntry(row: LogPageRow, input: ListLogsInput): LogEntry {
   const entry: LogEntry = {
     id: row.id,
