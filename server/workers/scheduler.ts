@@ -4,7 +4,7 @@ import type { AppDeps } from "../context.ts";
 import { newId } from "../ids.ts";
 import { enqueueJobStatement } from "../jobs/enqueue-job.ts";
 import { assertWithinUsageLimit, takeExecutionToken } from "../limits/execution-limits.ts";
-import { EXECUTION_JOB, type ExecutionJobPayload } from "../services/executions/execution-job.ts";
+import { EXECUTION_JOB, type ExecutionJobPayload, queuedRunLog } from "../services/executions/execution-job.ts";
 import { EXECUTION_JOB_ATTEMPTS } from "../services/workflows/queue-execution.ts";
 import { dueTicks, parseSchedule, scheduleTickKey } from "../triggers/schedule/index.ts";
 import { acquireLease, releaseLease } from "./acquire-lease.ts";
@@ -88,7 +88,7 @@ export function createScheduler(deps: Deps, options: SchedulerOptions = {}): Sch
           input: { scheduledAt: new Date(due).toISOString() },
         };
         const job = { id: scheduleTickKey(workflowId, due), kind: EXECUTION_JOB, payload, maxAttempts: EXECUTION_JOB_ATTEMPTS, workspaceId, userId: billedTo };
-        statements.unshift(enqueueJobStatement(job, now).statement);
+        statements.unshift(enqueueJobStatement(job, now).statement, queuedRunLog(deps.db, payload, now));
         enqueued++;
       }
       // The tick's job and the schedule's new position are written together.

@@ -54,22 +54,13 @@ describe("queued executions after a lost worker", () => {
   });
   afterAll(() => server.close());
 
-  it("completes the running log row an interrupted attempt left, instead of writing a second one", async () => {
+  it("writes the run's running row with the job, and completes that row even after a lost attempt", async () => {
+    const acceptedAt = clock.now();
     const { jobId, executionId } = await queue();
-    // The lost attempt: claimed, its running row written, then nothing.
+    const [queuedRow] = await server.deps.db.select().from(executionLogs).where(eq(executionLogs.executionId, executionId));
+    expect(queuedRow).toMatchObject({ status: "running", startedAt: acceptedAt, trigger: "api" });
+    // The lost attempt: claimed, then nothing. A restart meanwhile leaves the run alone: its job is pending.
     await server.deps.database.client.execute({ sql: "UPDATE jobs SET status = 'processing', attempts = 1, lease_owner = 'gone', lease_expires_at = ? WHERE id = ?", args: [clock.now() + 1000, jobId] });
-    await server.deps.db.insert(executionLogs).values({
-      id: "log_interrupted",
-      workspaceId: tenant.workspaceId,
-      workflowId,
-      executionId,
-      userId: tenant.userId,
-      status: "running",
-      level: "info",
-      trigger: "api",
-      startedAt: clock.now() - 5,
-    });
-    // A restart meanwhile must leave it alone: the job is still pending.
     expect(await closeInterruptedRuns({ ctx: server.deps, before: clock.now() + 1 })).toBe(0);
 
     expect(await worker().runOnce()).toBe(0); // the lease still holds
@@ -79,7 +70,8 @@ describe("queued executions after a lost worker", () => {
     expect(calls).toBe(1);
     const rows = await server.deps.db.select().from(executionLogs).where(eq(executionLogs.executionId, executionId));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: "log_interrupted", status: "success" });
+    // Completed in place, with the time the run really started.
+    expect(rows[0]).toMatchObject({ id: queuedRow.id, status: "success", startedAt: acceptedAt + 2000 });
     const [job] = await server.deps.db.select().from(jobs).where(eq(jobs.id, jobId));
     expect(job).toMatchObject({ status: "completed", attempts: 2 });
     expect(JSON.parse(job.result as string)).toMatchObject({ success: true, output: { v: 3 } });

@@ -46,7 +46,9 @@ function statements(db: Db) {
       db
         .insert(executionLogs)
         .values({ ...logColumns, ...completion, files: null })
-        .onConflictDoUpdate({ target: executionLogs.id, set: { ...completion, files: null } }),
+        // started_at too: a queued run's row was written when it was accepted, and only moves later
+        // (never behind a cursor, which cannot pass a running row).
+        .onConflictDoUpdate({ target: executionLogs.id, set: { ...completion, startedAt: logColumns.startedAt, files: null } }),
     ),
   };
   return compiled;

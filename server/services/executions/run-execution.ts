@@ -21,8 +21,17 @@ export type RunExecutionArgs = {
   userId: string;
   /** A pre-assigned id (e.g. an async job told its caller); a new one otherwise. */
   executionId?: string;
-  /** The log row of an earlier, interrupted attempt of this execution, to complete instead of a new one. */
+  /**
+   * The execution's `running` log row, already written (with its job when the run was queued, or by
+   * an interrupted attempt): completed in place, with the run's real start, instead of a new row.
+   */
   logId?: string;
+  /**
+   * Commits the completion statements somewhere else than in a transaction of their own: a queued
+   * run's worker writes them with the job's completion (one commit, and the job is completed exactly
+   * when its run is recorded; if that commit fails, the job is run again).
+   */
+  recordWith?: (statements: InStatement[]) => void;
   executorDeps?: Partial<ExecutorDeps>;
   /** Earlier turns of the conversation, oldest first (chat trigger). */
   conversation?: readonly ChatMessage[];
@@ -61,7 +70,7 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
     trigger,
     startedAt,
   };
-  await client.execute(insertRunningLog(ctx.db, row));
+  if (!args.logId) await client.execute(insertRunningLog(ctx.db, row));
 
   const fields = { executionId, workflowId: workflow.id };
   let result: ExecutionResult;
@@ -101,6 +110,10 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
     addUsage(ctx.db, userId, startedAt, cost.total),
   ];
   if (models.length > 0) statements.push(insertLogModels(ctx.db, logId, models));
+  if (args.recordWith) {
+    args.recordWith(statements);
+    return { ...result, startedAt, endedAt, executionId, logId, level, durationMs, cost };
+  }
   try {
     // One transaction: the log, its models and the period usage never disagree.
     await client.batch(statements, "write");

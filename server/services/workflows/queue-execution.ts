@@ -1,10 +1,10 @@
 import type { AsyncExecutionResponse } from "../../../contract/workflows/schemas.ts";
 import type { AppDeps } from "../../context.ts";
 import { newId } from "../../ids.ts";
-import { enqueueJob } from "../../jobs/enqueue-job.ts";
+import { enqueueJobStatement } from "../../jobs/enqueue-job.ts";
 import { assertWithinUsageLimit, takeExecutionToken } from "../../limits/execution-limits.ts";
 import type { JobWaker } from "../../workers/job-waker.ts";
-import { EXECUTION_JOB, type ExecutionJobPayload } from "../executions/execution-job.ts";
+import { EXECUTION_JOB, type ExecutionJobPayload, queuedRunLog } from "../executions/execution-job.ts";
 import { findDeployedWorkflow } from "./find-deployed-workflow.ts";
 
 /** Attempts of a queued execution: a lost worker's job is run again after its lease ran out. */
@@ -41,11 +41,13 @@ export async function queueExecution({
     trigger: "api",
     input: input.input,
   };
-  const job = await enqueueJob(
-    ctx.database,
+  const now = ctx.clock.now();
+  const job = enqueueJobStatement(
     { kind: EXECUTION_JOB, payload, maxAttempts: EXECUTION_JOB_ATTEMPTS, workspaceId: workflow.workspaceId, userId },
-    ctx.clock.now(),
+    now,
   );
+  // The job and its run's `running` log row in one transaction (docs/async-executions.md).
+  await ctx.database.client.batch([job.statement, queuedRunLog(ctx.db, payload, now)], "write");
   ctx.jobs.wake();
   return {
     success: true,
