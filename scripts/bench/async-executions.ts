@@ -20,6 +20,8 @@ const { values } = parseArgs({
     workers: { type: "string", default: "2" },
     "worker-concurrency": { type: "string", default: "64" },
     client: { type: "string", default: hasWrk() ? "wrk" : "node" },
+    // Writes a V8 CPU profile of the service process into this folder.
+    "cpu-prof-dir": { type: "string" },
   },
 });
 const seconds = Number(values.seconds);
@@ -37,7 +39,8 @@ const target = http.createServer((req, res) => {
 await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
 const targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
 
-const server = await spawnServer(process.execPath, ["--import", "tsx", "server/main.ts"], {
+const profile = values["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof-dir"]}`] : [];
+const server = await spawnServer(process.execPath, [...profile, "--import", "tsx", "server/main.ts"], {
   ADMIN_API_KEY: ADMIN,
   ALLOW_PRIVATE_NETWORK: "true",
   LICENSE: license,

@@ -197,8 +197,10 @@ try {
   out("");
   out("| query | req/s | p50 ms | p99 ms | non-200 |");
   out("|---|---:|---:|---:|---:|");
+  const load = values.client === "wrk" ? runWrk : runLoad;
+  // Warm-up of the freshly started processes (JIT, page cache), not recorded.
+  await load({ url: `${spawned.url}${scenarios[0].path(0)}`, headers, concurrency, seconds: 3 });
   for (const scenario of [scenarios[0], scenarios[1], scenarios[3]]) {
-    const load = values.client === "wrk" ? runWrk : runLoad;
     const result = await load({ url: `${spawned.url}${scenario.path(0)}`, headers, concurrency, seconds });
     const bad = result.requests - (result.statuses[200] ?? 0) + result.errors;
     out(`| ${scenario.name} | ${Math.round(result.rps)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${bad} |`);
