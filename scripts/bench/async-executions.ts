@@ -11,7 +11,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { spawnServer } from "../../test/helpers/spawn-server.ts";
-import { hasWrk, runLoad, runWrk } from "./load.ts";
+import { hasWrk, processTreeCpuMs, runLoad, runWrk } from "./load.ts";
 
 const { values } = parseArgs({
   options: {
@@ -102,10 +102,12 @@ try {
   await drained();
   const before = await count("select count(*) from execution_logs where status = 'success'");
 
+  const cpuBefore = processTreeCpuMs(server.child.pid as number);
   const started = performance.now();
   const result = await load({ ...request, seconds });
   const loadEnded = performance.now();
   const ended = await drained();
+  const cpuMs = processTreeCpuMs(server.child.pid as number) - cpuBefore;
   const completedRuns = (await count("select count(*) from execution_logs where status = 'success'")) - before;
   const jobs = await count("select count(*) from jobs");
   const logs = await count("select count(*) from execution_logs");
@@ -117,9 +119,9 @@ try {
       `machine: ${cpu.length} x ${cpu[0]?.model ?? "cpu"}, node ${process.version}`,
       `command: node --import tsx scripts/bench/async-executions.ts --seconds ${seconds} --concurrency ${concurrency} --workers ${values.workers} --worker-concurrency ${values["worker-concurrency"]} --client ${values.client}`,
       "",
-      "| accepted | accepted/s | accept p50 ms | accept p99 ms | runs completed | completed/s (first request to last completion) | drain after load s | jobs (failed) | logs |",
-      "|---|---|---|---|---|---|---|---|---|",
-      `| ${result.requests} | ${result.rps.toFixed(0)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${completedRuns} | ${(completedRuns / ((ended - started) / 1000)).toFixed(0)} | ${((ended - loadEnded) / 1000).toFixed(1)} | ${jobs} (${failed}) | ${logs} |`,
+      "| accepted | accepted/s | accept p50 ms | accept p99 ms | runs completed | completed/s (first request to last completion) | drain after load s | jobs (failed) | logs | service CPU µs per run |",
+      "|---|---|---|---|---|---|---|---|---|---|",
+      `| ${result.requests} | ${result.rps.toFixed(0)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${completedRuns} | ${(completedRuns / ((ended - started) / 1000)).toFixed(0)} | ${((ended - loadEnded) / 1000).toFixed(1)} | ${jobs} (${failed}) | ${logs} | ${((cpuMs * 1000) / Math.max(1, completedRuns)).toFixed(0)} |`,
       "",
     ].join("\n"),
   );

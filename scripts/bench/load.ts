@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -123,4 +123,31 @@ export async function runWrk(options: LoadOptions): Promise<LoadResult> {
     p99: ms("99"),
     statuses: { 200: requests - non2xx, 0: non2xx },
   };
+}
+
+/**
+ * CPU time (user + system, ms) used so far by a process and all its descendants, from /proc (Linux):
+ * the service's own cost per request, which stays comparable when the machine's speed drifts.
+ */
+export function processTreeCpuMs(rootPid: number): number {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Fields after the command name (which may contain spaces) start after the last ')'.
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let ticks = 0;
+  const pending = [rootPid];
+  while (pending.length > 0) {
+    const pid = pending.pop() as number;
+    ticks += stats.get(pid)?.ticks ?? 0;
+    for (const [child, s] of stats) if (s.ppid === pid) pending.push(child);
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
 }

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { spawnServer } from "../../test/helpers/spawn-server.ts";
-import { hasWrk, runLoad, runWrk } from "./load.ts";
+import { hasWrk, processTreeCpuMs, runLoad, runWrk } from "./load.ts";
 
 const { values } = parseArgs({
   options: {
@@ -90,7 +90,9 @@ try {
   };
   const load = values.client === "wrk" ? runWrk : runLoad;
   await load({ ...request, seconds: 2 });
+  const cpuBefore = processTreeCpuMs(server.child.pid as number);
   const result = await load({ ...request, seconds });
+  const cpuPerRun = ((processTreeCpuMs(server.child.pid as number) - cpuBefore) * 1000) / Math.max(1, result.requests);
 
   const db = createClient({ url: `file:${join(server.dataDir, "app.db")}` });
   // Runs the load generator gave up on at the end still finish in the service: wait for them.
@@ -111,9 +113,9 @@ try {
       `machine: ${cpu.length} x ${cpu[0]?.model ?? "cpu"}, node ${process.version}`,
       `command: npm run bench:exec -- --seconds ${seconds} --concurrency ${concurrency} --workers ${values.workers} --client ${values.client}`,
       "",
-      "| executions | seconds | executions/s | p50 ms | p99 ms | non-200 | logs persisted (success) |",
-      "|---|---|---|---|---|---|---|",
-      `| ${result.requests} | ${result.seconds.toFixed(1)} | ${result.rps.toFixed(0)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${result.requests - (result.statuses[200] ?? 0) + result.errors} | ${logs.rows[0]?.n} (${logs.rows[0]?.ok}) |`,
+      "| executions | seconds | executions/s | p50 ms | p99 ms | non-200 | logs persisted (success) | service CPU µs per execution |",
+      "|---|---|---|---|---|---|---|---|",
+      `| ${result.requests} | ${result.seconds.toFixed(1)} | ${result.rps.toFixed(0)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${result.requests - (result.statuses[200] ?? 0) + result.errors} | ${logs.rows[0]?.n} (${logs.rows[0]?.ok}) | ${cpuPerRun.toFixed(0)} |`,
       ...failures.rows.map((r) => `failed runs: ${r.n} x ${r.error}`),
       "",
     ].join("\n"),
