@@ -2569,7 +2569,7 @@ export interface operations {
                 "application/json": {
                     /** @description The user's message */
                     message: string;
-                    /** @description Continue this conversation; omit to start a new one */
+                    /** @description Continue this conversation (an id the service gave); omit to start a new one */
                     conversationId?: string;
                     /** @description Answer as text/event-stream (server-sent events) */
                     stream?: boolean;

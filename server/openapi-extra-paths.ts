@@ -82,8 +82,8 @@ const chatRequest = {
     message: { type: "string", minLength: 1, maxLength: MAX_CHAT_MESSAGE_CHARS, description: "The user's message" },
     conversationId: {
       type: "string",
-      pattern: "^[A-Za-z0-9_-]{1,64}$",
-      description: "Continue this conversation; omit to start a new one",
+      pattern: "^conv_[0-9a-f]{32}$",
+      description: "Continue this conversation (an id the service gave); omit to start a new one",
     },
     stream: { type: "boolean", description: "Answer as text/event-stream (server-sent events)" },
   },

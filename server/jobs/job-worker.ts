@@ -109,7 +109,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     if (batch.length === 0 && limit < 1 && !sweep) return [];
     const now = clock.now();
     const statements: InStatement[] = [];
-    for (const o of batch) statements.push(...o.extra, o.statement);
+    for (const o of batch) statements.push(...outcomeStatements(o));
     if (sweep) statements.push(failExhaustedJobsStatement(now));
     if (limit > 0) statements.push(claimJobsStatement({ workerId, kinds, limit, leaseMs, now }));
     let claimed: ClaimedJob[] = [];
@@ -117,8 +117,8 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       const results = await database.client.batch(statements, "write");
       let i = 0;
       for (const o of batch) {
-        i += o.extra.length;
-        o.settlement.applied = results[i++].rowsAffected === 1;
+        o.settlement.applied = results[i].rowsAffected === 1;
+        i += outcomeStatements(o).length;
       }
       if (limit > 0) claimed = claimedJobs(results[results.length - 1]);
     } catch (error) {
@@ -158,8 +158,8 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     }
     for (const o of carrying) {
       try {
-        const results = await database.client.batch([...o.extra, o.statement], "write");
-        o.settlement.applied = results[results.length - 1].rowsAffected === 1;
+        const results = await database.client.batch(outcomeStatements(o), "write");
+        o.settlement.applied = results[0].rowsAffected === 1;
       } catch (error) {
         const { statement, decision } = failJobStatement(o.job, error, clock.now(), failOptions(o.job));
         logger.warn("job attempt failed", { jobId: o.job.id, kind: o.job.kind, attempt: o.job.attempts, next: decision.status, error: decision.error });
@@ -282,3 +282,20 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
   worker.start();
   return worker;
 }
+
+/**
+ * An outcome's writes: its guarded completion first, then (when the handler gave any) a check that
+ * the completion applied, then the handler's statements. A worker whose claim was taken over after
+ * its lease ran out must not write the run's record as well as the new owner: the check fails the
+ * transaction, and the retry of this outcome alone fails again without writing anything.
+ */
+function outcomeStatements(o: { statement: InStatement; extra: InStatement[] }): InStatement[] {
+  return o.extra.length === 0 ? [o.statement] : [o.statement, CLAIM_STILL_HELD, ...o.extra];
+}
+
+// changes() counts the rows the previous statement (the guarded completion) changed; json() of text
+// that is not JSON raises an error, which rolls the whole batch back.
+const CLAIM_STILL_HELD: InStatement = {
+  sql: "SELECT CASE WHEN changes() = 1 THEN 1 ELSE json('the job was claimed by another worker') END",
+  args: [],
+};

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { workflowTriggers } from "../db/schema/index.ts";
+import { scheduleStates, workflowTriggers } from "../db/schema/index.ts";
 import type { TriggerRow } from "./plan-trigger-registration.ts";
 
 /**
@@ -10,7 +10,11 @@ import type { TriggerRow } from "./plan-trigger-registration.ts";
  */
 export function replaceTriggerStatements(db: Db, workflowId: string, deploymentId: string, row: TriggerRow | null) {
   const deployed = sql`exists (select 1 from workflow_deployments where id = ${deploymentId})`;
-  const statements = [db.run(sql`delete from workflow_triggers where workflow_id = ${workflowId} and ${deployed}`)];
+  const statements = [
+    db.run(sql`delete from workflow_triggers where workflow_id = ${workflowId} and ${deployed}`),
+    // A new deployment's schedule starts afresh (its cron may differ): no leftover next tick.
+    db.run(sql`delete from schedule_states where workflow_id = ${workflowId} and ${deployed}`),
+  ];
   if (row) {
     statements.push(
       db.run(sql`
@@ -26,4 +30,9 @@ export function replaceTriggerStatements(db: Db, workflowId: string, deploymentI
 /** Removes the workflow's registry entry (undeploy, delete). */
 export function removeTriggerStatement(db: Db, workflowId: string) {
   return db.delete(workflowTriggers).where(eq(workflowTriggers.workflowId, workflowId));
+}
+
+/** Forgets where the workflow's schedule stood (undeploy, delete). */
+export function removeScheduleStateStatement(db: Db, workflowId: string) {
+  return db.delete(scheduleStates).where(eq(scheduleStates.workflowId, workflowId));
 }

@@ -1,15 +1,20 @@
 import type { InStatement } from "@libsql/client";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { AppDeps } from "../context.ts";
-import { newId } from "../ids.ts";
 import { enqueueJobStatement } from "../jobs/enqueue-job.ts";
 import { assertWithinUsageLimit, takeExecutionToken } from "../limits/execution-limits.ts";
+import { closeFailedQueuedRuns } from "../services/executions/close-failed-queued-runs.ts";
 import { EXECUTION_JOB, type ExecutionJobPayload, queuedRunLog } from "../services/executions/execution-job.ts";
 import { EXECUTION_JOB_ATTEMPTS } from "../services/workflows/queue-execution.ts";
 import { dueTicks, parseSchedule, scheduleTickKey } from "../triggers/schedule/index.ts";
 import { acquireLease, releaseLease } from "./acquire-lease.ts";
 
 export const SCHEDULER_LEASE = "scheduler";
+
+/** The execution id of a schedule tick's run: the same for every process that enqueues the tick. */
+export function tickExecutionId(workflowId: string, tickMs: number): string {
+  return `exec_${createHash("sha256").update(scheduleTickKey(workflowId, tickMs)).digest("hex").slice(0, 32)}`;
+}
 
 export type SchedulerOptions = {
   /** Lease holder name; unique per process. */
@@ -21,7 +26,7 @@ export type SchedulerOptions = {
 };
 
 export type Scheduler = {
-  /** One round: take or renew the lease and, as leader, enqueue every due tick. Returns the runs enqueued. */
+  /** One round: take or renew the lease and, as leader, enqueue every due tick. Returns the ticks it enqueued (a tick another process enqueued first counts, and stays one job). */
   runOnce(): Promise<number>;
   start(): void;
   stop(): Promise<void>;
@@ -59,6 +64,9 @@ export function createScheduler(deps: Deps, options: SchedulerOptions = {}): Sch
   async function runOnce(): Promise<number> {
     const now = deps.clock.now();
     if (!(await acquireLease(deps.database, SCHEDULER_LEASE, ownerId, now, leaseMs))) return 0;
+    // The leader also closes the logs of queued runs whose jobs ended failed.
+    const closed = await closeFailedQueuedRuns(deps.database, now);
+    if (closed > 0) deps.logger.warn("closed the logs of queued runs whose jobs failed", { count: closed });
     const { rows } = await deps.database.client.execute({ sql: dueSchedulesSql, args: [now] });
     let enqueued = 0;
     for (const row of rows) {
@@ -82,7 +90,8 @@ export function createScheduler(deps: Deps, options: SchedulerOptions = {}): Sch
           workflowId,
           workspaceId,
           deploymentId,
-          executionId: newId("exec"),
+          // Derived from the tick, like the job id: a tick enqueued twice is one run with one log row.
+          executionId: tickExecutionId(workflowId, due),
           userId: billedTo,
           trigger: "schedule",
           input: { scheduledAt: new Date(due).toISOString() },

@@ -119,8 +119,8 @@ describe("chat trigger: POST /api/chat/{identifier}", () => {
       { role: "assistant", content: "Hi Ada." },
       { role: "user", content: "Who am I?" },
     ]);
-    // A different conversation id starts with no history.
-    await chat("agent-bot", { message: "Fresh", conversationId: "my-own-id_1" });
+    // Another conversation starts with no history.
+    await chat("agent-bot", { message: "Fresh", conversationId: `conv_${"0".repeat(32)}` });
     expect(fake.requests[2].body.messages).toEqual([{ role: "user", content: "Fresh" }]);
   });
 
@@ -146,24 +146,25 @@ describe("chat trigger: POST /api/chat/{identifier}", () => {
   });
 
   it("reports a failed run as 500 in JSON and as an error event when streaming, storing nothing", async () => {
+    const BROKEN = `conv_${"b".repeat(32)}`;
     await deployed(
       chatFlow("broken-bot", { respond: { type: "response", name: "Respond", params: { status: "<start.message>" } } }, [
         { source: "start", target: "respond" },
       ]),
     );
-    const res = await chat("broken-bot", { message: "not a status", conversationId: "broken-1" });
+    const res = await chat("broken-bot", { message: "not a status", conversationId: BROKEN });
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({
       success: false,
-      conversationId: "broken-1",
+      conversationId: BROKEN,
       executionId: expect.stringMatching(/^exec_/),
       error: expect.stringContaining("status"),
     });
-    const streamed = parseSse(await (await chat("broken-bot", { message: "nope", conversationId: "broken-1", stream: true })).text());
+    const streamed = parseSse(await (await chat("broken-bot", { message: "nope", conversationId: BROKEN, stream: true })).text());
     expect(streamed).toEqual([
-      { event: "error", data: { error: expect.stringContaining("status"), executionId: expect.any(String), conversationId: "broken-1" } },
+      { event: "error", data: { error: expect.stringContaining("status"), executionId: expect.any(String), conversationId: BROKEN } },
     ]);
-    expect(await server.deps.db.select().from(chatMessages).where(eq(chatMessages.conversationId, "broken-1"))).toEqual([]);
+    expect(await server.deps.db.select().from(chatMessages).where(eq(chatMessages.conversationId, BROKEN))).toEqual([]);
   });
 
   it("validates the body: 400 naming the parameter", async () => {
@@ -174,6 +175,7 @@ describe("chat trigger: POST /api/chat/{identifier}", () => {
       [{ message: "x".repeat(32 * 1024 + 1) }, "message"],
       [{ message: 5 }, "message"],
       [{ message: "hi", conversationId: "has space" }, "conversationId"],
+      [{ message: "hi", conversationId: "user-42" }, "conversationId"],
       [{ message: "hi", conversationId: "x".repeat(65) }, "conversationId"],
       [{ message: "hi", stream: "yes" }, "stream"],
     ];

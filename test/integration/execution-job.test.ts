@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../server/clock.ts";
 import { executionLogs, jobs } from "../../server/db/schema/index.ts";
 import { createJobWorker } from "../../server/jobs/job-worker.ts";
+import { createScheduler } from "../../server/workers/scheduler.ts";
 import { closeInterruptedRuns, INTERRUPTED_RUN_ERROR } from "../../server/services/executions/close-interrupted-runs.ts";
 import { EXECUTION_JOB, executionJobHandler } from "../../server/services/executions/execution-job.ts";
 import { createTenant, type Tenant } from "../helpers/factories.ts";
@@ -92,6 +93,20 @@ describe("queued executions after a lost worker", () => {
     expect(rows).toHaveLength(1);
     const status = await (await server.request(`/api/jobs/${jobId}`, { headers: { "x-api-key": tenant.apiKey } })).json();
     expect(status).toMatchObject({ status: "completed", output: { v: "recorded" }, metadata: { attempts: 2 } });
+  });
+
+  it("closes the log of a queued run whose job ran out of attempts (no log stays running)", async () => {
+    const { jobId, executionId } = await queue();
+    // Every attempt's worker was lost: the job ends failed without any worker to complete the run.
+    await server.deps.database.client.execute({
+      sql: "UPDATE jobs SET status = 'failed', attempts = 3, last_error = 'worker lost 3 times', completed_at = ? WHERE id = ?",
+      args: [clock.now(), jobId],
+    });
+    const scheduler = createScheduler(server.deps, { ownerId: "sweeper" });
+    await scheduler.runOnce();
+    const [row] = await server.deps.db.select().from(executionLogs).where(eq(executionLogs.executionId, executionId));
+    expect(row).toMatchObject({ status: "error", level: "error", error: "The queued run could not be completed: worker lost 3 times" });
+    await scheduler.stop();
   });
 
   it("a restart still closes a run whose job is finished or that has no job", async () => {

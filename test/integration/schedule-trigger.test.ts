@@ -4,7 +4,7 @@ import { ManualClock } from "../../server/clock.ts";
 import { executionLogs, jobs, scheduleStates } from "../../server/db/schema/index.ts";
 import { createJobWorker } from "../../server/jobs/job-worker.ts";
 import { EXECUTION_JOB, executionJobHandler } from "../../server/services/executions/execution-job.ts";
-import { createScheduler } from "../../server/workers/scheduler.ts";
+import { createScheduler, tickExecutionId } from "../../server/workers/scheduler.ts";
 import { createTenant, type Tenant } from "../helpers/factories.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -51,7 +51,21 @@ describe("schedule trigger: cron on the start block of a deployed workflow", () 
     expect(await a.runOnce()).toBe(0); // the same tick again: nothing
     const [job] = await queued();
     expect(job.id).toBe(`schedule:${workflowId}:${Date.UTC(2026, 4, 10, 8, 5, 0)}`);
-    expect(JSON.parse(job.payload)).toMatchObject({ trigger: "schedule", userId: tenant.userId, input: { scheduledAt: "2026-05-10T08:05:00.000Z" } });
+    expect(JSON.parse(job.payload)).toMatchObject({
+      trigger: "schedule",
+      userId: tenant.userId,
+      executionId: tickExecutionId(workflowId, Date.UTC(2026, 4, 10, 8, 5, 0)),
+      input: { scheduledAt: "2026-05-10T08:05:00.000Z" },
+    });
+    // Two leaders for a moment (a lease that ran out mid-round): the same tick again is nothing new.
+    await server.deps.database.client.execute("DELETE FROM leases");
+    await server.deps.database.client.execute("UPDATE schedule_states SET last_tick_at = NULL, next_tick_at = 0");
+    expect(await b.runOnce()).toBe(1);
+    expect(await queued()).toHaveLength(1);
+    const rows = await server.deps.db.select().from(executionLogs).where(eq(executionLogs.workflowId, workflowId));
+    expect(rows).toHaveLength(1);
+    await server.deps.database.client.execute("DELETE FROM leases");
+    expect(await a.runOnce()).toBe(0);
   });
 
   it("runs the queued tick as a schedule-triggered execution", async () => {
@@ -104,6 +118,29 @@ describe("schedule trigger: a tick the owner cannot pay for", () => {
       expect(await server.deps.db.select().from(jobs)).toEqual([]);
       const [position] = await server.deps.db.select().from(scheduleStates).where(eq(scheduleStates.workflowId, id));
       expect(position).toMatchObject({ lastTickAt: Date.UTC(2026, 4, 10, 8, 5), nextTickAt: Date.UTC(2026, 4, 10, 8, 10) });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("schedule trigger: redeploying with another cron", () => {
+  it("starts the new schedule at once instead of waiting for the old one's next tick", async () => {
+    const clock = new ManualClock(Date.UTC(2026, 4, 10, 8, 2, 0));
+    const server = await startTestServer({ clock, workers: false });
+    try {
+      const tenant = await createTenant(server);
+      const headers = { "x-api-key": tenant.apiKey };
+      const state = (cron: string) => ({ blocks: { start: { type: "start", name: "Start", params: { trigger: "schedule", cron } } }, edges: [] });
+      const created = await server.request("/api/workflows", { method: "POST", headers, json: { workspaceId: tenant.workspaceId, name: "S", state: state("0 0 1 * *") } });
+      const id = (await created.json()).data.id;
+      await server.request(`/api/workflows/${id}/deploy`, { method: "POST", headers });
+      const scheduler = createScheduler(server.deps, { ownerId: "only" });
+      expect(await scheduler.runOnce()).toBe(0); // next tick: 1 June
+      await server.request(`/api/workflows/${id}`, { method: "PUT", headers, json: { state: state("*/5 * * * *") } });
+      await server.request(`/api/workflows/${id}/deploy`, { method: "POST", headers });
+      clock.set(Date.UTC(2026, 4, 10, 8, 5, 0));
+      expect(await scheduler.runOnce()).toBe(1);
     } finally {
       await server.close();
     }

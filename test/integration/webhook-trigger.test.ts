@@ -216,6 +216,27 @@ describe("webhook trigger: /api/webhooks/trigger/{path}", () => {
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain(JSON.parse(trigger.config).secret);
       expect(JSON.parse(text).data.state.blocks.start.params).toEqual({ trigger: "webhook", path: "hooks/secret", secret: "********" });
+
+      // Execution details show the deployed snapshot: masked there too, not even the ciphertext.
+      const run = await hook("hooks/secret", { method: "POST", json: {}, headers: { "X-Webhook-Secret": SECRET } });
+      const { executionId } = await run.json();
+      const details = await (await api.call(`/api/v1/logs/executions/${executionId}`)).text();
+      expect(details).not.toContain(JSON.parse(trigger.config).secret);
+      expect(JSON.parse(details).workflowState.blocks.start.params.secret).toBe("********");
+    });
+
+    it("answers 503 SECRET_UNREADABLE, not 500, when the stored secret cannot be decrypted (a changed key)", async () => {
+      const [trigger] = await server.deps.db.select().from(workflowTriggers).where(eq(workflowTriggers.workflowId, secretId));
+      const sealed = JSON.parse(trigger.config).secret as string;
+      const foreign = server.deps.secrets.encrypt("x".repeat(24)).replace(/^v1:[\w-]+/, sealed.split(":").slice(0, 2).join(":"));
+      await server.deps.db.update(workflowTriggers).set({ config: JSON.stringify({ ...JSON.parse(trigger.config), secret: foreign }) }).where(eq(workflowTriggers.id, trigger.id));
+      try {
+        const res = await hook("hooks/secret", { method: "POST", json: {}, headers: { "X-Webhook-Secret": SECRET } });
+        expect(res.status).toBe(503);
+        expect(await res.json()).toMatchObject({ code: "SECRET_UNREADABLE", requestId: expect.any(String) });
+      } finally {
+        await server.deps.db.update(workflowTriggers).set({ config: trigger.config }).where(eq(workflowTriggers.id, trigger.id));
+      }
     });
 
     it("an update sending ******** keeps the secret (no redeploy needed); a new secret replaces it once deployed", async () => {

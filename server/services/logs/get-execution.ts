@@ -2,6 +2,7 @@ import type { ExecutionDetails } from "../../../contract/logs/schemas.ts";
 import { workflowStateSchema } from "../../../contract/workflows/schemas.ts";
 import type { UserContext } from "../../context.ts";
 import { getLimits } from "../../limits/execution-limits.ts";
+import { maskStartSecret } from "../../triggers/start-secret.ts";
 import { fullCost, parseJsonColumn, runTiming } from "./log-fields.ts";
 import { loadReadableLog } from "./load-readable-log.ts";
 
@@ -37,7 +38,8 @@ export async function getExecution({
 function snapshot(ctx: UserContext, state: string | null, executionId: string): ExecutionDetails["workflowState"] {
   if (state === null) return EMPTY_STATE;
   const parsed = workflowStateSchema.safeParse(parseJsonColumn(state));
-  if (parsed.success) return parsed.data;
+  // The webhook secret is stored sealed; not even the ciphertext leaves the service.
+  if (parsed.success) return maskStartSecret(parsed.data);
   ctx.logger.warn("unreadable deployment snapshot", { executionId });
   return EMPTY_STATE;
 }

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { UserContext } from "../../context.ts";
 import { chatMessages, workflows } from "../../db/schema/index.ts";
-import { removeTriggerStatement } from "../../triggers/trigger-registry-statements.ts";
+import { removeScheduleStateStatement, removeTriggerStatement } from "../../triggers/trigger-registry-statements.ts";
 import { findWorkflowForUser } from "./find-workflow-for-user.ts";
 
 /**
@@ -13,6 +13,7 @@ export async function deleteWorkflow({ ctx, input }: { ctx: UserContext; input: 
   await ctx.db.batch([
     ctx.db.delete(workflows).where(eq(workflows.id, input.id)),
     removeTriggerStatement(ctx.db, input.id),
+    removeScheduleStateStatement(ctx.db, input.id),
     ctx.db.delete(chatMessages).where(eq(chatMessages.workflowId, input.id)),
   ]);
   return { id: input.id, deleted: true as const };

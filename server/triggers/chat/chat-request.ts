@@ -1,4 +1,7 @@
 import { z } from "zod";
+
+/** The form of the conversation ids the service issues (`newId("conv")`). */
+export const CONVERSATION_ID = /^conv_[0-9a-f]{32}$/;
 import { validationError } from "../../http/error-mapping.ts";
 
 export const MAX_CHAT_MESSAGE_CHARS = 32 * 1024;
@@ -13,7 +16,9 @@ export const chatRequestSchema = z
       .describe("The user's message"),
     conversationId: z
       .string()
-      .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 letters, digits, '_' or '-'")
+      // Only ids the service issues (128 random bits): a caller cannot choose an id, or guess another
+      // caller's, and read that conversation's history.
+      .regex(CONVERSATION_ID, "must be a conversationId the service gave (conv_ and 32 hex digits)")
       .optional()
       .describe("Continue this conversation; omit to start a new one (its id comes back in the answer)"),
     stream: z.boolean().optional().describe("Answer as a text/event-stream (server-sent events)"),

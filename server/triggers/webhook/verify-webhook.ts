@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { AppError } from "../../errors.ts";
 import { secretsEqual } from "../../security/constant-time.ts";
+import { DecryptionError } from "../../security/encryption.ts";
 import type { SecretBox } from "../../security/secret-box.ts";
 
 export const SECRET_HEADER = "x-webhook-secret";
@@ -18,7 +19,14 @@ export function verifyWebhook(
   rawBody: Uint8Array,
 ): void {
   if (typeof config.secret !== "string") return;
-  const secret = secrets.decrypt(config.secret);
+  let secret: string;
+  try {
+    secret = secrets.decrypt(config.secret);
+  } catch (error) {
+    if (!(error instanceof DecryptionError)) throw error;
+    // Not the caller's fault: the key changed since the secret was stored (docs/triggers.md).
+    throw new AppError(503, "SECRET_UNREADABLE", "The webhook's secret cannot be read with the current ENCRYPTION_KEY: deploy the workflow again with its secret");
+  }
   if (config.signature === "hmac-sha256") {
     const given = headers.get(SIGNATURE_HEADER);
     if (given === null) throw rejected(`Missing ${SIGNATURE_HEADER} header (sha256=<hex HMAC-SHA256 of the body>)`);

@@ -9,6 +9,7 @@ import { JobFailure } from "../../../server/jobs/job-failure.ts";
 import type { JobHandler, JobSettlement } from "../../../server/jobs/job-handler.ts";
 import { createJobWorker, type JobWorkerOptions } from "../../../server/jobs/job-worker.ts";
 import type { Logger } from "../../../server/logger.ts";
+import { eventually } from "../../helpers/eventually.ts";
 import { createJobsDatabase } from "./temp-jobs-database.ts";
 
 const temp = await createJobsDatabase();
@@ -232,6 +233,30 @@ describe("JobContext.completeWith", () => {
     expect(byId.get(ok)).toEqual({ status: "completed", applied: true });
     expect(byId.get(bad)).toMatchObject({ status: "queued", applied: true });
     expect(warnings).toContain("error: could not write job outcomes and claims");
+  });
+});
+
+describe("JobContext.completeWith after a lost lease", () => {
+  it("writes nothing of a worker whose claim was taken over: the new owner's record stands alone", async () => {
+    await database.client.execute("CREATE TABLE IF NOT EXISTS side_effects (id TEXT PRIMARY KEY)");
+    await database.client.execute("DELETE FROM side_effects");
+    const { id } = await enqueueJob(database, { kind: "k", payload: "p", maxAttempts: 3 }, clock.now());
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const insert = (who: string) => ({ sql: "INSERT INTO side_effects VALUES (?)", args: [who] });
+    // A is stalled (no lease renewals: its handler never yields to a renewal before the lease ends).
+    const a = worker({ k: async (_job, context) => { await held; context.completeWith([insert("a")]); return "a"; } }, { workerId: "w-a", leaseMs: 1_000 });
+    const b = worker({ k: async (_job, context) => { context.completeWith([insert("b")]); return "b"; } }, { workerId: "w-b", leaseMs: 1_000 });
+    const aRound = a.runOnce();
+    await eventually(async () => ((await getJob(database, id))?.leaseOwner === "w-a" ? true : undefined), "A to claim the job");
+    clock.advance(5_000);
+    expect(await b.runOnce()).toBe(1);
+    release();
+    expect(await aRound).toBe(1);
+    const effects = await database.client.execute("SELECT id FROM side_effects");
+    expect(effects.rows.map((r) => r.id)).toEqual(["b"]);
+    expect(await getJob(database, id)).toMatchObject({ status: "completed", result: "b", leaseOwner: "w-b" });
+    expect(a.settled[0].settlement.applied).toBe(false);
   });
 });
 
