@@ -1,6 +1,7 @@
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Database, Db } from "./db/client.ts";
+import type { GroupCommitter } from "./db/group-commit.ts";
 import type { ModelGateway } from "./executor/providers/types.ts";
 import type { License } from "./limits/license.ts";
 import type { TokenReserves } from "./limits/token-reserve.ts";
@@ -19,6 +20,8 @@ export interface AppDeps {
   license: License;
   /** This process's token reserves in front of the shared rate-limit buckets. */
   tokens: TokenReserves;
+  /** Commits concurrent write transactions together (server/db/group-commit.ts). */
+  writes: GroupCommitter;
   /** Wakes this process's job worker after work was queued. */
   jobs: JobWaker;
   /** The one way out to the network (HTTP request block, webhooks, model providers). */

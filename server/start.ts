@@ -6,6 +6,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import { type Config, loadConfig } from "./config.ts";
 import type { AppDeps } from "./context.ts";
 import { migrateDatabase, openDatabase } from "./db/client.ts";
+import { GroupCommitter } from "./db/group-commit.ts";
 import { loadLicense } from "./limits/license.ts";
 import { TokenReserves } from "./limits/token-reserve.ts";
 import { JobWaker } from "./workers/job-waker.ts";
@@ -52,6 +53,7 @@ export async function buildDeps(options: Omit<StartOptions, "banner">): Promise<
     license: loadLicense(config, logger, clock.now()),
     tokens: new TokenReserves(),
     jobs: new JobWaker(),
+    writes: new GroupCommitter(database),
     fetch,
     models: createModelGateway({ fetch, config, clock, logger }),
     secrets: createSecretBox(resolveEncryptionKey(config, logger).key),

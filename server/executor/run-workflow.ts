@@ -49,6 +49,7 @@ export async function runWorkflow(args: RunWorkflowInput): Promise<ExecutionResu
     conversation,
     variables: Object.create(null) as Record<string, unknown>,
     failure: null,
+    blockRuns: 0,
     response: undefined,
     lastOutput: undefined,
     usage: new Map(),

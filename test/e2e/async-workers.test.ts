@@ -26,16 +26,20 @@ describe("queued runs across processes: ROLE=api plus two ROLE=worker, one kille
   let external: Receiver;
   let db: Client;
   let hits = 0;
+  let released = false;
+  const held: Array<() => void> = [];
 
   beforeAll(async () => {
     external = await startReceiver();
     external.reply((_req, res) => {
       hits++;
-      // Slow enough that the killed worker is holding runs when it dies.
-      setTimeout(() => {
+      const answer = () => {
         res.writeHead(200, { "content-type": "application/json" });
         res.end('{"ok":true}');
-      }, 30);
+      };
+      // Until a worker has been killed, calls wait: the victim dies with runs in the middle.
+      if (released) setTimeout(answer, 5);
+      else held.push(answer);
     });
     api = await start("api");
     workers = [await start("worker"), await start("worker")];
@@ -80,14 +84,18 @@ describe("queued runs across processes: ROLE=api plus two ROLE=worker, one kille
     );
     expect(queued.every((q) => q.success === true && q.async === true)).toBe(true);
 
-    // Kill the first worker while it holds runs.
-    const victim = workers[0];
-    const victimOwner = `worker_${victim.child.pid}_`;
-    await eventually(async () => {
-      const rs = await db.execute({ sql: "SELECT count(*) FROM jobs WHERE status = 'processing' AND lease_owner LIKE ?", args: [`${victimOwner}%`] });
-      return Number(rs.rows[0][0]) > 0 ? true : undefined;
-    }, "the first worker to hold runs");
+    // Kill a worker while it holds runs (their calls are held above), then let the calls through.
+    const victim = await eventually(async () => {
+      for (const w of workers) {
+        const rs = await db.execute({ sql: "SELECT count(*) FROM jobs WHERE status = 'processing' AND lease_owner LIKE ?", args: [`worker_${w.child.pid}_%`] });
+        if (Number(rs.rows[0][0]) > 0) return w;
+      }
+      return undefined;
+    }, "a worker to hold runs");
     victim.child.kill("SIGKILL");
+    await new Promise((resolve) => victim.child.once("exit", resolve));
+    released = true;
+    for (const answer of held.splice(0)) answer();
 
     await eventually(
       async () => {

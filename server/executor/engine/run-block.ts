@@ -1,15 +1,26 @@
 import type { BlockOutcome, BlockRunContext } from "../blocks/block-handler.ts";
 import type { TraceSpan } from "../types.ts";
 import type { BlockNode } from "./graph.ts";
-import { CONTINUED, HANDLED, type NodeOutcome, SUCCEEDED } from "./outcome.ts";
+import { BLOCK_RUNS_PER_YIELD, MAX_BLOCK_RUNS } from "./limits.ts";
+import { CONTINUED, HANDLED, type NodeOutcome, STOPPED, SUCCEEDED } from "./outcome.ts";
 import { addModelUsage, type Scope } from "./scope.ts";
 import { closeSpan, openSpan } from "./spans.ts";
+import { yieldToEventLoop } from "./yield-to-event-loop.ts";
 
 const NO_PARAMS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /** Runs one block (with its retry setting), records its span and output, and says how it ended. */
 export async function runBlockNode(node: BlockNode, scope: Scope, spans: TraceSpan[]): Promise<NodeOutcome> {
   const run = scope.run;
+  if (++run.blockRuns > MAX_BLOCK_RUNS) {
+    const message = `The run exceeded ${MAX_BLOCK_RUNS} block runs`;
+    run.failure ??= message;
+    return { status: "failed", message };
+  }
+  if (run.blockRuns % BLOCK_RUNS_PER_YIELD === 0) {
+    await yieldToEventLoop();
+    if (run.failure !== null) return { status: "failed", message: STOPPED };
+  }
   const { deps } = run;
   const { block } = node;
   const startMs = deps.clock.now();

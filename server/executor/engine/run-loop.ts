@@ -4,6 +4,7 @@ import type { LoopNode } from "./graph.ts";
 import { toCount, toItems } from "./items.ts";
 import { MAX_LOOP_ITERATIONS } from "./limits.ts";
 import { type NodeOutcome, STOPPED, SUCCEEDED } from "./outcome.ts";
+import { yieldToEventLoop } from "./yield-to-event-loop.ts";
 import { iterationResult, runGraph } from "./run-graph.ts";
 import { Scope } from "./scope.ts";
 import { closeSpan, openSpan, sectionTags } from "./spans.ts";
@@ -49,6 +50,8 @@ export async function runLoop(node: LoopNode, scope: Scope, spans: TraceSpan[]):
     const checksBefore = node.loopType === "while";
     const checksAfter = node.loopType === "doWhile";
     for (let i = 0; error === null && i < count; i++) {
+      // Each iteration lets the event loop run, however cheap its blocks are.
+      await yieldToEventLoop();
       if (run.failure !== null) {
         error = STOPPED;
         break;

@@ -3,6 +3,7 @@ import type { Graph, ParallelNode } from "./graph.ts";
 import { toCount, toItems } from "./items.ts";
 import { MAX_PARALLEL_BRANCHES, PARALLEL_CONCURRENCY } from "./limits.ts";
 import { type NodeOutcome, STOPPED, SUCCEEDED } from "./outcome.ts";
+import { yieldToEventLoop } from "./yield-to-event-loop.ts";
 import { iterationResult, runGraph } from "./run-graph.ts";
 import { Scope } from "./scope.ts";
 import { closeSpan, openSpan, sectionTags } from "./spans.ts";
@@ -50,6 +51,9 @@ export async function runParallel(node: ParallelNode, scope: Scope, spans: Trace
     let stopped = false;
     const worker = async () => {
       while (next < count && run.failure === null) {
+        // Each branch start lets the event loop run, however cheap its blocks are.
+        await yieldToEventLoop();
+        if (next >= count || run.failure !== null) break;
         const i = next++;
         const tags = sectionTags(scope.tags, "parallel", node.id, i);
         const frame = { index: i, currentItem: items?.[i], items };

@@ -13,6 +13,8 @@ export type RunState = {
   readonly variables: Record<string, unknown>;
   /** The first unhandled failure; once set, nothing new starts. */
   failure: string | null;
+  /** Blocks started so far (MAX_BLOCK_RUNS, BLOCK_RUNS_PER_YIELD). */
+  blockRuns: number;
   response: ResponseSpec | undefined;
   /** Output of the block (or section) that finished last. */
   lastOutput: unknown;

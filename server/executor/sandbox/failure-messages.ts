@@ -37,3 +37,12 @@ export function isMemoryError(described: string): boolean {
 export function isStackError(described: string): boolean {
   return /^(InternalError|SyntaxError): stack overflow/.test(described);
 }
+
+/** A thread that stopped while running code: crashed (e.g. out of memory) or was terminated. */
+export function threadStoppedMessage(reason: string): string {
+  return `The JavaScript sandbox failed: its thread stopped (${reason})`;
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { SandboxLimits } from "./types.ts";
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
@@ -13,6 +14,23 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
  * host-stack exhaustion is still caught (see run-in-sandbox.ts).
  */
 export const MAX_STACK_BYTES = 256 * 1024;
+
+/** Runs waiting for a free sandbox thread; beyond this a run is refused ("The sandbox is busy"). */
+export const MAX_QUEUED_RUNS = 1_000;
+
+/**
+ * How long past its time limit a thread may stay silent before it is terminated and replaced. The
+ * limit itself is enforced inside the thread; this only catches a thread that stopped checking it.
+ */
+export const THREAD_GRACE_MS = 1_000;
+
+/** How long a new thread may take to load before the runs waiting for it fail. */
+export const THREAD_START_TIMEOUT_MS = 30_000;
+
+/** Sandbox threads when SANDBOX_THREADS is not set: one per CPU, from 1 to 8. */
+export function defaultSandboxThreads(): number {
+  return Math.min(8, Math.max(1, availableParallelism()));
+}
 
 /** Each console line is cut after this many characters. */
 export const MAX_LOG_LINE_CHARS = 10_000;

@@ -1,8 +1,6 @@
-import { ConsoleCapture } from "./console-capture.ts";
-import { failureMessages } from "./failure-messages.ts";
+import { failureMessages, messageOf } from "./failure-messages.ts";
 import { resolveLimits } from "./limits.ts";
-import { discardSandboxModule, loadSandboxModule } from "./quickjs-module.ts";
-import { runSession } from "./sandbox-session.ts";
+import { sandboxPool } from "./sandbox-threads.ts";
 import type { SandboxGlobals, SandboxLimits, SandboxOutcome } from "./types.ts";
 
 export type SandboxRun = {
@@ -17,56 +15,33 @@ export type SandboxRun = {
   limits?: Partial<SandboxLimits>;
 };
 
-const utf8 = new TextEncoder();
-
-/** Runs one body in a fresh runtime. Never rejects for anything the code does. */
+/**
+ * Runs one body in a fresh runtime on a sandbox thread. Never rejects for anything the code does.
+ * The globals are turned into JSON here, on the caller's side: host values (a Date, a function) must
+ * cross the way the docs say (as JSON), not the way threads copy values.
+ */
 export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
   const limits = resolveLimits(run.limits);
-  const messages = failureMessages(run.subject, limits);
-  const capture = new ConsoleCapture(limits.maxLogEntries);
-  const fail = (error: string): SandboxOutcome => ({ ok: false, error, logs: capture.logs() });
-
   const setup = setupJson(run, limits);
-  if ("error" in setup) return fail(setup.error);
-  let module;
-  try {
-    module = await loadSandboxModule(limits.memoryBytes);
-  } catch (error) {
-    return fail(`The JavaScript sandbox could not be loaded: ${messageOf(error)}`);
-  }
+  if ("error" in setup) return { ok: false, error: setup.error, logs: [] };
 
-  let result;
-  try {
-    result = runSession(module, {
-      body: run.body,
-      setupJson: setup.json,
-      globalNames: Object.keys(run.globals),
-      lineOffset: run.lineOffset,
-      lineCount: run.lineCount,
-      limits,
-      messages,
-      capture,
-    });
-  } catch (error) {
-    // The failure happened inside the module (mid-allocation, mid-call): its memory can no longer be
-    // trusted, so the next run starts from a fresh one.
-    discardSandboxModule(module);
-    if (error instanceof RangeError && /call stack/i.test(error.message)) return fail(messages.stack);
-    return fail(`The JavaScript sandbox failed: ${messageOf(error)}`);
-  }
-  if ("error" in result) return fail(result.error);
-  const { json } = result;
-  // Each UTF-16 unit is at most 3 UTF-8 bytes: most results need no encoding to be measured.
-  if (json.length * 3 > limits.maxOutputBytes && utf8.encode(json).length > limits.maxOutputBytes) {
-    return fail(messages.tooLarge);
-  }
+  const reply = await sandboxPool().run({
+    subject: run.subject,
+    body: run.body,
+    setupJson: setup.json,
+    globalNames: Object.keys(run.globals),
+    lineOffset: run.lineOffset,
+    lineCount: run.lineCount,
+    limits,
+  });
+  if ("error" in reply) return { ok: false, error: reply.error, logs: reply.logs };
   let value: unknown;
   try {
-    value = JSON.parse(json);
+    value = JSON.parse(reply.json);
   } catch {
-    return fail("The result could not be read as JSON");
+    return { ok: false, error: "The result could not be read as JSON", logs: reply.logs };
   }
-  return { ok: true, value, logs: capture.logs() };
+  return { ok: true, value, logs: reply.logs };
 }
 
 function setupJson(run: SandboxRun, limits: SandboxLimits): { json: string } | { error: string } {
@@ -85,8 +60,4 @@ function setupJson(run: SandboxRun, limits: SandboxLimits): { json: string } | {
     return { error: failureMessages(run.subject, limits).memory };
   }
   return { json };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

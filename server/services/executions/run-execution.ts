@@ -12,7 +12,7 @@ import { toJson } from "./to-json.ts";
 export type ExecutionTrigger = "api" | "webhook" | "schedule" | "manual" | "chat";
 
 export type RunExecutionArgs = {
-  ctx: Pick<AppDeps, "db" | "database" | "fetch" | "clock" | "logger" | "models">;
+  ctx: Pick<AppDeps, "db" | "database" | "fetch" | "clock" | "logger" | "models" | "writes">;
   workflow: { id: string; workspaceId: string };
   deployment: { id: string | null; state: WorkflowState };
   input: unknown;
@@ -59,7 +59,6 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
   const logId = args.logId ?? newId("log");
   const executionId = args.executionId ?? newId("exec");
   const startedAt = ctx.clock.now();
-  const { client } = ctx.database;
   const row = {
     id: logId,
     workspaceId: workflow.workspaceId,
@@ -70,7 +69,7 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
     trigger,
     startedAt,
   };
-  if (!args.logId) await client.execute(insertRunningLog(ctx.db, row));
+  if (!args.logId) await ctx.writes.write([insertRunningLog(ctx.db, row)]);
 
   const fields = { executionId, workflowId: workflow.id };
   let result: ExecutionResult;
@@ -116,7 +115,7 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
   }
   try {
     // One transaction: the log, its models and the period usage never disagree.
-    await client.batch(statements, "write");
+    await ctx.writes.write(statements);
   } catch (err) {
     ctx.logger.error("recording the execution result failed", { ...fields, error: String(err) });
     await markFailed(ctx, row, endedAt, durationMs);

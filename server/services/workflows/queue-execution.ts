@@ -10,7 +10,7 @@ import { findDeployedWorkflow } from "./find-deployed-workflow.ts";
 /** Attempts of a queued execution: a lost worker's job is run again after its lease ran out. */
 export const EXECUTION_JOB_ATTEMPTS = 3;
 
-type Deps = Pick<AppDeps, "db" | "database" | "clock" | "license" | "tokens"> & { jobs: JobWaker };
+type Deps = Pick<AppDeps, "db" | "database" | "clock" | "license" | "tokens" | "writes"> & { jobs: JobWaker };
 
 /**
  * Accepts a run of the deployed version for later, for the `api` trigger in async mode. The same
@@ -47,7 +47,7 @@ export async function queueExecution({
     now,
   );
   // The job and its run's `running` log row in one transaction (docs/async-executions.md).
-  await ctx.database.client.batch([job.statement, queuedRunLog(ctx.db, payload, now)], "write");
+  await ctx.writes.write([job.statement, queuedRunLog(ctx.db, payload, now)]);
   ctx.jobs.wake();
   return {
     success: true,
