@@ -4,6 +4,7 @@ import type { AppDeps, RequestContext } from "./context.ts";
 import { AppError } from "./errors.ts";
 import { toAppError } from "./http/error-mapping.ts";
 import { checkTrpcInput } from "./http/check-trpc-input.ts";
+import { createAllowedMethods } from "./http/allowed-methods.ts";
 import { createLogsListRoute } from "./http/logs-list-route.ts";
 import { createRestHandler, errorResponse, logServerError } from "./http/rest-handler.ts";
 import { newId } from "./ids.ts";
@@ -59,11 +60,19 @@ export function createApp(deps: AppDeps) {
 
   app.get("/api/v1/logs", createLogsListRoute());
 
+  const allowedMethods = createAllowedMethods(appRouter);
   app.all("/api/*", async (c) => {
     const ctx = c.get("ctx");
     const response = await rest(c.req.raw, ctx);
     if (response) return response;
-    throw new AppError(404, "NOT_FOUND", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);
+    const path = new URL(c.req.url).pathname;
+    const allowed = allowedMethods(path);
+    if (allowed.length > 0) {
+      throw new AppError(405, "METHOD_NOT_ALLOWED", `${path} does not answer ${c.req.method}; it answers ${allowed.join(", ")}`, undefined, {
+        Allow: allowed.join(", "),
+      });
+    }
+    throw new AppError(404, "NOT_FOUND", `No route for ${c.req.method} ${path}`);
   });
 
   serveAdminUi(app);

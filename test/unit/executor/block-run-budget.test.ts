@@ -29,6 +29,7 @@ async function orderAgainstEventLoop(state: ReturnType<typeof graph>): Promise<s
   setImmediate(() => order.push("event loop"));
   const { result } = await run(state);
   order.push(result.success ? "run" : `run failed: ${result.error}`);
+  await new Promise((resolve) => setImmediate(resolve));
   return order;
 }
 
