@@ -20,6 +20,8 @@ export interface AppDeps {
   license: License;
   /** This process's token reserves in front of the shared rate-limit buckets. */
   tokens: TokenReserves;
+  /** This server process, e.g. as the owner of the runs it is executing (its `process:<id>` lease). */
+  processId: string;
   /** Commits concurrent write transactions together (server/db/group-commit.ts). */
   writes: GroupCommitter;
   /** Wakes this process's job worker after work was queued. */

@@ -9,7 +9,9 @@ import { migrateDatabase, openDatabase } from "./db/client.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
 import { loadLicense } from "./limits/license.ts";
 import { TokenReserves } from "./limits/token-reserve.ts";
+import { newId } from "./ids.ts";
 import { JobWaker } from "./workers/job-waker.ts";
+import { holdProcessLease } from "./workers/process-lease.ts";
 import { startWorkers } from "./workers/start-workers.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createModelGateway } from "./executor/providers/create-model-gateway.ts";
@@ -53,6 +55,7 @@ export async function buildDeps(options: Omit<StartOptions, "banner">): Promise<
     license: loadLicense(config, logger, clock.now()),
     tokens: new TokenReserves(),
     jobs: new JobWaker(),
+    processId: newId("proc"),
     writes: new GroupCommitter(database),
     fetch,
     models: createModelGateway({ fetch, config, clock, logger }),
@@ -65,6 +68,7 @@ export async function buildDeps(options: Omit<StartOptions, "banner">): Promise<
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { deps, admin } = await buildDeps(options);
   const { config, logger, database } = deps;
+  const releaseProcessLease = await holdProcessLease(deps);
   if (options.closeInterruptedRuns !== false) await closeInterruptedRuns({ ctx: deps, before: deps.clock.now() });
   // ROLE=worker keeps the port for GET /api/health only (liveness probes), not the API.
   const app = config.role === "worker" ? createHealthApp(deps) : createApp(deps);
@@ -85,6 +89,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await workers?.stop();
+      await releaseProcessLease();
       database.close();
     },
   };

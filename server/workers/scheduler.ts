@@ -4,12 +4,15 @@ import type { AppDeps } from "../context.ts";
 import { enqueueJobStatement } from "../jobs/enqueue-job.ts";
 import { assertWithinUsageLimit, takeExecutionToken } from "../limits/execution-limits.ts";
 import { closeFailedQueuedRuns } from "../services/executions/close-failed-queued-runs.ts";
+import { closeInterruptedRuns } from "../services/executions/close-interrupted-runs.ts";
 import { EXECUTION_JOB, type ExecutionJobPayload, queuedRunLog } from "../services/executions/execution-job.ts";
 import { EXECUTION_JOB_ATTEMPTS } from "../services/workflows/queue-execution.ts";
 import { dueTicks, parseSchedule, scheduleTickKey } from "../triggers/schedule/index.ts";
 import { acquireLease, releaseLease } from "./acquire-lease.ts";
 
 export const SCHEDULER_LEASE = "scheduler";
+/** Rounds between two sweeps for runs of dead processes. */
+const INTERRUPTED_SWEEP_ROUNDS = 10;
 
 /** The execution id of a schedule tick's run: the same for every process that enqueues the tick. */
 export function tickExecutionId(workflowId: string, tickMs: number): string {
@@ -60,13 +63,16 @@ export function createScheduler(deps: Deps, options: SchedulerOptions = {}): Sch
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   let round: Promise<number> | undefined;
+  let rounds = 0;
 
   async function runOnce(): Promise<number> {
     const now = deps.clock.now();
     if (!(await acquireLease(deps.database, SCHEDULER_LEASE, ownerId, now, leaseMs))) return 0;
-    // The leader also closes the logs of queued runs whose jobs ended failed.
+    // The leader also closes the logs of runs nobody will finish: queued runs whose jobs ended
+    // failed, and runs of processes that died (every few rounds: those wait for a lease to expire).
     const closed = await closeFailedQueuedRuns(deps.database, now);
     if (closed > 0) deps.logger.warn("closed the logs of queued runs whose jobs failed", { count: closed });
+    if (rounds++ % INTERRUPTED_SWEEP_ROUNDS === 0) await closeInterruptedRuns({ ctx: deps });
     const { rows } = await deps.database.client.execute({ sql: dueSchedulesSql, args: [now] });
     let enqueued = 0;
     for (const row of rows) {

@@ -5,7 +5,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../server/clock.ts";
 import { executionLogs } from "../../server/db/schema/index.ts";
-import { INTERRUPTED_RUN_ERROR } from "../../server/services/executions/close-interrupted-runs.ts";
+import { closeInterruptedRuns, INTERRUPTED_RUN_ERROR } from "../../server/services/executions/close-interrupted-runs.ts";
+import { createScheduler } from "../../server/workers/scheduler.ts";
+import { PROCESS_LEASE_MS } from "../../server/workers/process-lease.ts";
 import { startServer } from "../../server/start.ts";
 import { insertLog } from "../helpers/log-rows.ts";
 
@@ -45,4 +47,44 @@ describe("runs interrupted by a stop of the service", () => {
     expect(row?.status).toBe("running");
     await worker.close();
   });
+
+  it("with several processes on one database: closes a run only once its process's lease has expired", async () => {
+    const clock = new ManualClock(Date.UTC(2026, 4, 3, 12, 0, 0));
+    const a = await startServer({ env, clock, workers: false });
+    const b = await startServer({ env, clock, workers: false });
+    const owned = await insertLog(a.deps.db, {
+      workspaceId: "ws_z",
+      workflowId: "wf_z",
+      status: "running",
+      startedAt: clock.now() - 1_000,
+      ownerProcess: a.deps.processId,
+    });
+    const read = async () => (await b.deps.db.select().from(executionLogs).where(eq(executionLogs.id, owned.id as string)).get())?.status;
+    // B starting, or sweeping, leaves a live process's run alone, however old.
+    expect(await closeInterruptedRuns({ ctx: b.deps, before: clock.now() + 1 })).toBe(0);
+    clock.advance(PROCESS_LEASE_MS - 1);
+    expect(await closeInterruptedRuns({ ctx: b.deps })).toBe(0);
+    expect(await read()).toBe("running");
+    // A stops renewing (it died): once its lease has run out, the run is closed.
+    clock.advance(2);
+    expect(await closeInterruptedRuns({ ctx: b.deps })).toBe(1);
+    expect(await read()).toBe("error");
+    await a.close();
+    await b.close();
+  });
+
+  it("the scheduler's leader closes the runs of a process that stopped without finishing them", async () => {
+    const clock = new ManualClock(Date.UTC(2026, 4, 4, 12, 0, 0));
+    const a = await startServer({ env, clock, workers: false });
+    const b = await startServer({ env, clock, workers: false });
+    const owned = await insertLog(a.deps.db, { workspaceId: "ws_w", workflowId: "wf_w", status: "running", startedAt: clock.now(), ownerProcess: a.deps.processId });
+    await a.close(); // a clean stop gives its lease up at once
+    const leader = createScheduler(b.deps, { ownerId: "leader" });
+    await leader.runOnce();
+    const row = await b.deps.db.select().from(executionLogs).where(eq(executionLogs.id, owned.id as string)).get();
+    expect(row).toMatchObject({ status: "error", error: INTERRUPTED_RUN_ERROR });
+    await leader.stop();
+    await b.close();
+  });
 });
+

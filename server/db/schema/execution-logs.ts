@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
@@ -28,11 +29,18 @@ export const executionLogs = sqliteTable(
     traceSpans: text("trace_spans"),
     finalOutput: text("final_output"),
     error: text("error"),
+    /**
+     * The server process running it, while `running` (its liveness is the `process:<id>` lease);
+     * null for queued runs, whose job's lease says whether a worker still has them.
+     */
+    ownerProcess: text("owner_process"),
   },
   (t) => [
     index("execution_logs_workspace_started_idx").on(t.workspaceId, t.startedAt, t.id),
     index("execution_logs_workflow_started_idx").on(t.workflowId, t.startedAt, t.id),
     index("execution_logs_running_idx").on(t.workspaceId, t.status, t.startedAt),
+    // Only running rows: the sweep for runs whose process died reads just these.
+    index("execution_logs_open_runs_idx").on(t.startedAt).where(sql`status = 'running'`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { AppDeps } from "../../context.ts";
 import { executionLogs } from "../../db/schema/index.ts";
 import { EXECUTION_JOB } from "./execution-job.ts";
@@ -10,13 +10,25 @@ const notPendingJob = sql`${executionLogs.executionId} NOT IN (SELECT json_extra
 export const INTERRUPTED_RUN_ERROR = "The run was interrupted: the service stopped before it finished";
 
 /**
- * At start-up, closes as `error` the runs a previous process left `running` (it crashed or was
- * killed mid-run), so that no log stays running for ever and ascending log pages move on.
- * Runs the starting process could own (started at or after `before`) are left alone, and so are
- * queued executions whose job is still pending: a worker will take the job again and complete the run.
+ * Closes as `error` the runs whose process died mid-run, so that no log stays running for ever and
+ * ascending log pages move on. A run carries the id of the process running it; it is interrupted
+ * once that process's `process:<id>` lease has expired (server/workers/process-lease.ts), which
+ * leaves other live processes' runs alone. Runs without an owner (written before owners were
+ * recorded) are closed when they started before `before`, if given. Queued executions whose job is
+ * still pending are left to their job: a worker will take it again and complete the run.
+ * Called at start-up and periodically by the scheduler's leader.
  */
-export async function closeInterruptedRuns({ ctx, before }: { ctx: Pick<AppDeps, "db" | "clock" | "logger">; before: number }) {
+export async function closeInterruptedRuns({
+  ctx,
+  before,
+}: {
+  ctx: Pick<AppDeps, "db" | "clock" | "logger">;
+  before?: number;
+}): Promise<number> {
   const now = ctx.clock.now();
+  const ownerGone = sql`(${executionLogs.ownerProcess} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM leases l
+    WHERE l.name = 'process:' || ${executionLogs.ownerProcess} AND l.expires_at >= ${now}))`;
+  const legacy = before === undefined ? sql`0` : sql`(${executionLogs.ownerProcess} IS NULL AND ${executionLogs.startedAt} < ${before})`;
   const closed = await ctx.db
     .update(executionLogs)
     .set({
@@ -26,14 +38,8 @@ export async function closeInterruptedRuns({ ctx, before }: { ctx: Pick<AppDeps,
       totalDurationMs: sql`max(0, ${now} - ${executionLogs.startedAt})`,
       error: INTERRUPTED_RUN_ERROR,
     })
-    .where(
-      and(
-        eq(executionLogs.status, "running"),
-        lt(executionLogs.startedAt, before),
-        notPendingJob,
-      ),
-    )
+    .where(and(eq(executionLogs.status, "running"), sql`(${ownerGone} OR ${legacy})`, notPendingJob))
     .returning({ id: executionLogs.id });
-  if (closed.length > 0) ctx.logger.warn("closed runs interrupted by a previous stop", { count: closed.length });
+  if (closed.length > 0) ctx.logger.warn("closed runs interrupted by a stopped process", { count: closed.length });
   return closed.length;
 }

@@ -44,7 +44,7 @@ export function queuedRunLog(db: Db, payload: ExecutionJobPayload, now: number):
 /** The job's stored result. */
 export type ExecutionJobResult = { executionId: string; success: boolean; output: unknown; error: string | null };
 
-type Deps = Pick<AppDeps, "db" | "database" | "fetch" | "clock" | "logger" | "models" | "writes">;
+type Deps = Pick<AppDeps, "db" | "database" | "fetch" | "clock" | "logger" | "models" | "writes" | "processId">;
 
 const findLog =
   "SELECT id, status, final_output, error FROM execution_logs WHERE execution_id = ?";

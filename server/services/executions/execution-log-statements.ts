@@ -38,7 +38,7 @@ function statements(db: Db) {
     insertRunning: compileStatement(
       db
         .insert(executionLogs)
-        .values({ ...logColumns, status: "running", level: "info" })
+        .values({ ...logColumns, ownerProcess: p<string | null>("ownerProcess"), status: "running", level: "info" })
         .onConflictDoNothing(),
     ),
     // Completes the `running` row; inserts the whole row if it is missing (never leaves a run unrecorded).
@@ -56,6 +56,8 @@ function statements(db: Db) {
 
 export type RunningLog = {
   id: string;
+  /** The process running it (null: a queued run, watched by its job's lease). */
+  ownerProcess?: string | null;
   workspaceId: string;
   workflowId: string;
   executionId: string;
@@ -66,7 +68,7 @@ export type RunningLog = {
 };
 
 export function insertRunningLog(db: Db, log: RunningLog): InStatement {
-  return statements(db).insertRunning(log);
+  return statements(db).insertRunning({ ...log, ownerProcess: log.ownerProcess ?? null });
 }
 
 export type LogCompletion = RunningLog & {

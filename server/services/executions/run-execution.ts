@@ -12,7 +12,7 @@ import { toJson } from "./to-json.ts";
 export type ExecutionTrigger = "api" | "webhook" | "schedule" | "manual" | "chat";
 
 export type RunExecutionArgs = {
-  ctx: Pick<AppDeps, "db" | "database" | "fetch" | "clock" | "logger" | "models" | "writes">;
+  ctx: Pick<AppDeps, "db" | "database" | "fetch" | "clock" | "logger" | "models" | "writes" | "processId">;
   workflow: { id: string; workspaceId: string };
   deployment: { id: string | null; state: WorkflowState };
   input: unknown;
@@ -69,7 +69,7 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
     trigger,
     startedAt,
   };
-  if (!args.logId) await ctx.writes.write([insertRunningLog(ctx.db, row)]);
+  if (!args.logId) await ctx.writes.write([insertRunningLog(ctx.db, { ...row, ownerProcess: ctx.processId })]);
 
   const fields = { executionId, workflowId: workflow.id };
   let result: ExecutionResult;
