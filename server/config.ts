@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defaultSandboxThreads } from "./executor/sandbox/limits.ts";
 
 const flag = z
   .enum(["true", "false", "1", "0", ""])
@@ -23,6 +24,7 @@ const envSchema = z.object({
   ROLE: z.enum(["all", "api", "worker"]).default("all"),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
   JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  SANDBOX_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   OPENAI_BASE_URL: z.string().url().default("https://api.openai.com/v1"),
   OPENAI_API_KEY: z.string().optional(),
   ANTHROPIC_BASE_URL: z.string().url().default("https://api.anthropic.com"),
@@ -54,6 +56,8 @@ export type Config = {
   workerConcurrency: number;
   /** How long a claimed job is a worker's alone; a lost worker's jobs are taken again after it. */
   jobLeaseMs: number;
+  /** Threads running user JavaScript (function blocks, conditions): at most this many runs at once (docs/sandbox.md). */
+  sandboxThreads: number;
   /** Where each model provider is reached, and the platform key used when a workspace has none (docs/models.md). */
   modelProviders: Record<"openai" | "anthropic" | "google", ModelProviderSettings>;
 };
@@ -96,6 +100,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     role: e.ROLE,
     workerConcurrency: e.WORKER_CONCURRENCY,
     jobLeaseMs: e.JOB_LEASE_MS,
+    sandboxThreads: e.SANDBOX_THREADS ?? defaultSandboxThreads(),
     modelProviders: {
       openai: { baseUrl: trimSlash(e.OPENAI_BASE_URL), apiKey: e.OPENAI_API_KEY },
       anthropic: { baseUrl: trimSlash(e.ANTHROPIC_BASE_URL), apiKey: e.ANTHROPIC_API_KEY },

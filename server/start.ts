@@ -15,6 +15,7 @@ import { holdProcessLease } from "./workers/process-lease.ts";
 import { startWorkers } from "./workers/start-workers.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createModelGateway } from "./executor/providers/create-model-gateway.ts";
+import { closeSandbox, configureSandbox } from "./executor/sandbox/index.ts";
 import { createGuardedFetch } from "./security/create-guarded-fetch.ts";
 import { resolveEncryptionKey } from "./security/resolve-encryption-key.ts";
 import { createSecretBox } from "./security/secret-box.ts";
@@ -68,6 +69,7 @@ export async function buildDeps(options: Omit<StartOptions, "banner">): Promise<
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { deps, admin } = await buildDeps(options);
   const { config, logger, database } = deps;
+  configureSandbox({ threads: config.sandboxThreads });
   const releaseProcessLease = await holdProcessLease(deps);
   if (options.closeInterruptedRuns !== false) await closeInterruptedRuns({ ctx: deps, before: deps.clock.now() });
   // ROLE=worker keeps the port for GET /api/health only (liveness probes), not the API.
@@ -89,6 +91,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await workers?.stop();
+      await closeSandbox();
       await releaseProcessLease();
       database.close();
     },

@@ -1,44 +1,66 @@
-// Cost of one sandbox run as the caller sees it (sequential, one at a time) and throughput with
-// several runs in flight. Usage: node --import tsx scripts/bench/sandbox-runs.ts [-- --runs 2000]
+// Cost of one sandbox run as the caller sees it: on sandbox threads (today's path) and, for
+// comparison, run inline on the calling thread (what a thread does per job, i.e. the cost before
+// threads). Usage: node --import tsx scripts/bench/sandbox-runs.ts [-- --runs 2000 --rounds 3]
+import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import * as sandbox from "../../server/executor/sandbox/index.ts";
+import { executeJob } from "../../server/executor/sandbox/execute-job.ts";
+import { closeSandbox, evaluateExpression, runUserCode, type SandboxOutcome } from "../../server/executor/sandbox/index.ts";
+import { resolveLimits } from "../../server/executor/sandbox/limits.ts";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "2000" } } });
+const { values } = parseArgs({ options: { runs: { type: "string", default: "2000" }, rounds: { type: "string", default: "3" } } });
 const runs = Number(values.runs);
+const limits = resolveLimits(undefined);
 
-const small = (i: number) => sandbox.runUserCode({ code: "return input.n * 2", globals: { input: { n: i } } });
-const object = (i: number) =>
-  sandbox.runUserCode({ code: "console.log(input.n); return { n: input.n }", globals: { input: { n: i } } });
-const condition = (i: number) => sandbox.evaluateExpression({ expression: "x > 3 && y === 'a'", globals: { x: i, y: "a" } });
+type Case = { label: string; threads: (i: number) => Promise<SandboxOutcome>; inline: (i: number) => Promise<unknown> };
 
-async function sequential(label: string, once: (i: number) => Promise<sandbox.SandboxOutcome>): Promise<void> {
-  for (let i = 0; i < 200; i++) await once(i); // warm-up (module compile, JIT)
-  const started = process.hrtime.bigint();
-  for (let i = 0; i < runs; i++) {
-    const outcome = await once(i);
-    if (!outcome.ok) throw new Error(`${label}: ${outcome.error}`);
-  }
-  const us = Number(process.hrtime.bigint() - started) / 1000 / runs;
-  console.log(`${label}: ${us.toFixed(0)} µs per run (sequential, ${runs} runs)`);
-}
+const inline = (subject: "Function" | "Expression", body: string, globals: Record<string, unknown>) =>
+  executeJob({ subject, body, setupJson: JSON.stringify(globals), globalNames: Object.keys(globals), lineOffset: 2, lineCount: 1, limits }).then(
+    (reply) => ("json" in reply ? JSON.parse(reply.json) : reply.error),
+  );
 
-async function concurrent(label: string, inFlight: number, once: (i: number) => Promise<sandbox.SandboxOutcome>) {
+const cases: Case[] = [
+  {
+    label: "small function",
+    threads: (i) => runUserCode({ code: "return input.n * 2", globals: { input: { n: i } } }),
+    inline: (i) => inline("Function", "return input.n * 2", { input: { n: i } }),
+  },
+  {
+    label: "object result + log",
+    threads: (i) => runUserCode({ code: "console.log(input.n); return { n: input.n }", globals: { input: { n: i } } }),
+    inline: (i) => inline("Function", "console.log(input.n); return { n: input.n }", { input: { n: i } }),
+  },
+  {
+    label: "condition",
+    threads: (i) => evaluateExpression({ expression: "x > 3 && y === 'a'", globals: { x: i, y: "a" } }),
+    inline: (i) => inline("Expression", "return (x > 3 && y === 'a'\n);", { x: i, y: "a" }),
+  },
+];
+
+/** Wall time per run, and how long the calling thread's event loop was busy per run. */
+async function time(once: (i: number) => Promise<unknown>, inFlight: number): Promise<{ wall: number; busy: number }> {
   let next = 0;
   const started = process.hrtime.bigint();
+  const loop = performance.eventLoopUtilization();
   const lane = async () => {
-    while (next < runs) {
-      const outcome = await once(next++);
-      if (!outcome.ok) throw new Error(`${label}: ${outcome.error}`);
-    }
+    while (next < runs) await once(next++);
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
-  const us = Number(process.hrtime.bigint() - started) / 1000 / runs;
-  console.log(`${label}: ${us.toFixed(0)} µs per run (${inFlight} in flight, ${runs} runs)`);
+  const { active } = performance.eventLoopUtilization(loop);
+  return { wall: Number(process.hrtime.bigint() - started) / 1000 / runs, busy: (active * 1000) / runs };
 }
 
-await sequential("small function", small);
-await sequential("object result + log", object);
-await sequential("condition", condition);
-await concurrent("small function", 8, small);
-const close = (sandbox as { closeSandbox?: () => Promise<void> }).closeSandbox;
-if (close) await close();
+const us = (t: { wall: number; busy: number }) => `${t.wall.toFixed(0)} µs (main thread busy ${t.busy.toFixed(0)} µs)`;
+
+for (const c of cases) {
+  await time(c.threads, 1); // warm-up: threads started, modules compiled, JIT
+  await time(c.inline, 1);
+}
+for (let round = 1; round <= Number(values.rounds); round++) {
+  for (const c of cases) {
+    const inlineUs = await time(c.inline, 1);
+    const threadUs = await time(c.threads, 1);
+    console.log(`round ${round} ${c.label}, one at a time: inline ${us(inlineUs)}, on a thread ${us(threadUs)} per run`);
+  }
+  console.log(`round ${round} small function, 8 in flight on threads: ${us(await time(cases[0].threads, 8))} per run`);
+}
+await closeSandbox();

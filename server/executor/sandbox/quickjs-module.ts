@@ -13,8 +13,8 @@ type Entry = { loading: Promise<QuickJSWASMModule>; module?: QuickJSWASMModule }
 const cache = new Map<number, Entry>();
 
 /**
- * The WebAssembly module for runs with this memory limit, compiled once per process and reused by
- * every run (each run creates its own runtime in it).
+ * The WebAssembly module for runs with this memory limit, compiled once per sandbox thread and reused
+ * by every run on it (each run creates its own runtime in it).
  *
  * QuickJS' own limit (runtime.setMemoryLimit) only bounds single allocations in this build: it cannot
  * measure freed blocks, so it counts 8 bytes per allocation. The real bound is the module's linear

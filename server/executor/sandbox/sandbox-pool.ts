@@ -75,11 +75,11 @@ export class SandboxPool {
     this.grow();
   }
 
-  /** Threads, busy threads and waiting runs, for tests and diagnostics. */
-  stats(): { threads: number; busy: number; queued: number } {
+  /** Threads (starting ones included), idle and busy threads, and waiting runs: for tests and diagnostics. */
+  stats(): { threads: number; idle: number; busy: number; queued: number } {
     let busy = 0;
     for (const thread of this.threads) if (thread.current !== undefined) busy++;
-    return { threads: this.threads.size, busy, queued: this.queue.length };
+    return { threads: this.threads.size, idle: this.idle.length, busy, queued: this.queue.length };
   }
 
   /** Stops every thread; runs in flight or waiting get CLOSED_ERROR, and later runs too. */
@@ -101,8 +101,15 @@ export class SandboxPool {
   }
 
   private start(): void {
+    let worker: Worker;
+    try {
+      worker = this.options.spawn();
+    } catch (error) {
+      this.failQueue(messageOf(error));
+      return;
+    }
     const thread: Thread = {
-      worker: this.options.spawn(),
+      worker,
       ready: false,
       current: undefined,
       timer: undefined,
