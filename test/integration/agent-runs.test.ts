@@ -97,6 +97,11 @@ describe("agent runs end to end: provider call, cost in the log and in the perio
     expect(byModel.data.find((e: { id: string }) => e.id === log.id).cost).toEqual({ total: 0.017207 });
     const otherModel = await (await call(`/api/v1/logs?workspaceId=${tenant.workspaceId}&model=gpt-4o`)).json();
     expect(otherModel.data.map((e: { id: string }) => e.id)).not.toContain(log.id);
+    // The cost filters see the model money too: 0.017207 is above a run's base charge alone.
+    const dearer = await (await call(`/api/v1/logs?workspaceId=${tenant.workspaceId}&minCost=0.0172&maxCost=0.0173`)).json();
+    expect(dearer.data.map((e: { id: string }) => e.id)).toEqual([log.id]);
+    const baseOnly = await (await call(`/api/v1/logs?workspaceId=${tenant.workspaceId}&maxCost=0.005`)).json();
+    expect(baseOnly.data.map((e: { id: string }) => e.id)).not.toContain(log.id);
 
     expect(await periodCost()).toBeCloseTo(before + 0.017207, 9);
   });

@@ -247,3 +247,35 @@ describe("chat trigger: POST /api/chat/{identifier}", () => {
     expect(await server.deps.db.select().from(chatMessages).where(eq(chatMessages.workflowId, echoId))).toEqual([]);
   });
 });
+
+describe("chat trigger and rate limits", () => {
+  it("is not rate limited: chats go on when the owner's sync bucket is empty", async () => {
+    const license = JSON.stringify({ payload: { licensee: "test", plan: "free", rateLimits: { sync: { requestsPerMinute: 1, maxBurst: 1 } } } });
+    const server = await startTestServer({ env: { LICENSE: license } });
+    try {
+      const tenant = await createTenant(server);
+      const headers = { "x-api-key": tenant.apiKey };
+      const state = {
+        blocks: {
+          start: { type: "start", name: "Start", params: { trigger: "chat", identifier: "limitless" } },
+          respond: { type: "response", name: "Respond", params: { data: "ok <start.message>" } },
+        },
+        edges: [{ source: "start", target: "respond" }],
+      };
+      const created = await server.request("/api/workflows", { method: "POST", headers, json: { workspaceId: tenant.workspaceId, name: "C", state } });
+      const id = (await created.json()).data.id;
+      await server.request(`/api/workflows/${id}/deploy`, { method: "POST", headers });
+      // The API trigger spends the one token, then is refused...
+      expect((await server.request(`/api/workflows/${id}/execute`, { method: "POST", headers })).ok).toBe(true);
+      expect((await server.request(`/api/workflows/${id}/execute`, { method: "POST", headers })).status).toBe(429);
+      // ...while chat messages are answered.
+      for (const message of ["one", "two", "three"]) {
+        const res = await server.request("/api/chat/limitless", { method: "POST", json: { message } });
+        expect(res.status).toBe(200);
+        expect((await res.json()).message).toBe(`ok ${message}`);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});

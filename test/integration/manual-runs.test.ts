@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../server/clock.ts";
 import { createTenant, type Tenant } from "../helpers/factories.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { startTestServer, TEST_ADMIN_KEY, type TestServer } from "../helpers/server.ts";
 
 // One sync token: once the API has spent it, manual runs must still go through.
 const NO_SYNC = JSON.stringify({ payload: { licensee: "test", plan: "free", rateLimits: { sync: { requestsPerMinute: 1, maxBurst: 1 } } } });
@@ -43,6 +43,19 @@ describe("POST /api/v1/admin/workflows/{id}/run (trigger manual)", () => {
     const usage = await (await server.request("/api/users/me/usage-limits", { headers: { "x-api-key": tenant.apiKey } })).json();
     expect(usage.usage.currentPeriodCost).toBe(0.01); // the api run and the manual one
     expect(usage.rateLimit.sync.remaining).toBe(0);
+  });
+
+  it("runs over tRPC too (admin.runWorkflow, as the admin UI calls it)", async () => {
+    const res = await server.request("/trpc/admin.runWorkflow", {
+      method: "POST",
+      headers: { "x-admin-key": TEST_ADMIN_KEY },
+      json: { id: workflowId, input: { x: "ui" } },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()).result.data;
+    expect(body).toMatchObject({ success: true, output: { got: "ui" } });
+    const detail = await (await server.request(`/api/v1/logs/executions/${body.executionId}`, { headers: { "x-api-key": tenant.apiKey } })).json();
+    expect(detail.executionMetadata.trigger).toBe("manual");
   });
 
   it("needs the admin key, a known workflow and a deployment", async () => {
