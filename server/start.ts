@@ -7,19 +7,19 @@ import { type Config, loadConfig } from "./config.ts";
 import type { AppDeps } from "./context.ts";
 import { migrateDatabase, openDatabase } from "./db/client.ts";
 import { GroupCommitter } from "./db/group-commit.ts";
-import { loadLicense } from "./limits/license.ts";
-import { TokenReserves } from "./limits/token-reserve.ts";
-import { newId } from "./ids.ts";
-import { JobWaker } from "./workers/job-waker.ts";
-import { holdProcessLease } from "./workers/process-lease.ts";
-import { startWorkers } from "./workers/start-workers.ts";
-import { createLogger, type Logger } from "./logger.ts";
 import { createModelGateway } from "./executor/providers/create-model-gateway.ts";
 import { closeSandbox, configureSandbox } from "./executor/sandbox/index.ts";
+import { newId } from "./ids.ts";
+import { loadLicense } from "./limits/license.ts";
+import { TokenReserves } from "./limits/token-reserve.ts";
+import { createLogger, type Logger } from "./logger.ts";
 import { createGuardedFetch } from "./security/create-guarded-fetch.ts";
 import { resolveEncryptionKey } from "./security/resolve-encryption-key.ts";
 import { createSecretBox } from "./security/secret-box.ts";
 import { closeInterruptedRuns } from "./services/executions/close-interrupted-runs.ts";
+import { JobWaker } from "./workers/job-waker.ts";
+import { holdProcessLease } from "./workers/process-lease.ts";
+import { startWorkers } from "./workers/start-workers.ts";
 
 export type StartOptions = {
   env: Record<string, string | undefined>;

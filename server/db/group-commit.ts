@@ -10,8 +10,8 @@ const MAX_GROUP_STATEMENTS = 500;
  * Group commit: write transactions submitted in the same turn of the event loop are committed as
  * one. Every submitter still learns only after its own statements are durable, and each sees its own
  * results; under concurrency there are far fewer transactions (each a WAL append and a moment of the
- * database's single write lock, which other processes queue for). A failing group is written again
- * submission by submission, so one bad submission fails alone.
+ * database's single write lock, which other processes queue for). A group the database refuses is
+ * written again submission by submission, so one bad submission fails alone.
  */
 export class GroupCommitter {
   readonly #database: Pick<Database, "client">;
@@ -54,7 +54,15 @@ export class GroupCommitter {
     let results: ResultSet[];
     try {
       results = await this.#database.client.batch(group.flatMap((s) => s.statements), "write");
-    } catch {
+    } catch (error) {
+      // A statement the database refused (a constraint, a busy lock): nothing was committed, so
+      // each submission can be tried alone. Anything else (a remote database's connection dropping
+      // mid-answer) may have committed: trying again could write twice (usage is a running sum), so
+      // every submitter gets the error, as with a transaction of its own.
+      if (!refusedByDatabase(error)) {
+        for (const submission of group) submission.reject(error);
+        return;
+      }
       for (const submission of group) await this.#commitAlone(submission);
       return;
     }
@@ -72,4 +80,10 @@ export class GroupCommitter {
       submission.reject(error);
     }
   }
+}
+
+/** Errors SQLite itself reported (codes SQLITE_...): the transaction did not commit. */
+function refusedByDatabase(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_");
 }

@@ -15,8 +15,20 @@ export async function holdProcessLease(deps: Pick<AppDeps, "database" | "clock" 
   const name = processLeaseName(deps.processId);
   const renew = () => acquireLease(deps.database, name, deps.processId, deps.clock.now(), PROCESS_LEASE_MS);
   await renew();
+  let failures = 0;
   const timer = setInterval(() => {
-    renew().catch((error: unknown) => deps.logger.warn("could not renew the process lease", { error: String(error) }));
+    renew().then(
+      () => {
+        failures = 0;
+      },
+      (error: unknown) => {
+        failures++;
+        // Two misses in a row leave a third of the lease: soon other processes take this one's
+        // runs as interrupted.
+        const log = failures >= 2 ? deps.logger.error : deps.logger.warn;
+        log("could not renew the process lease", { error: String(error), failures });
+      },
+    );
   }, PROCESS_LEASE_MS / 3);
   timer.unref();
   return async () => {

@@ -11,8 +11,8 @@ import { dueTicks, parseSchedule, scheduleTickKey } from "../triggers/schedule/i
 import { acquireLease, releaseLease } from "./acquire-lease.ts";
 
 export const SCHEDULER_LEASE = "scheduler";
-/** Rounds between two sweeps for runs of dead processes. */
-const INTERRUPTED_SWEEP_ROUNDS = 10;
+/** Rounds between two sweeps for runs nobody will finish. */
+const SWEEP_ROUNDS = 10;
 
 /** The execution id of a schedule tick's run: the same for every process that enqueues the tick. */
 export function tickExecutionId(workflowId: string, tickMs: number): string {
@@ -35,7 +35,7 @@ export type Scheduler = {
   stop(): Promise<void>;
 };
 
-type Deps = Pick<AppDeps, "database" | "db" | "clock" | "logger" | "license" | "tokens" | "jobs">;
+type Deps = Pick<AppDeps, "database" | "db" | "clock" | "logger" | "license" | "tokens" | "jobs" | "processId">;
 
 // Deployed schedules whose next tick has come (or was never computed), with who pays for the runs.
 const dueSchedulesSql =
@@ -68,11 +68,17 @@ export function createScheduler(deps: Deps, options: SchedulerOptions = {}): Sch
   async function runOnce(): Promise<number> {
     const now = deps.clock.now();
     if (!(await acquireLease(deps.database, SCHEDULER_LEASE, ownerId, now, leaseMs))) return 0;
-    // The leader also closes the logs of runs nobody will finish: queued runs whose jobs ended
-    // failed, and runs of processes that died (every few rounds: those wait for a lease to expire).
-    const closed = await closeFailedQueuedRuns(deps.database, now);
-    if (closed > 0) deps.logger.warn("closed the logs of queued runs whose jobs failed", { count: closed });
-    if (rounds++ % INTERRUPTED_SWEEP_ROUNDS === 0) await closeInterruptedRuns({ ctx: deps });
+    // Every few rounds the leader also closes the logs of runs nobody will finish: queued runs whose
+    // jobs ended failed, and runs of processes that died. A failing sweep does not hold ticks back.
+    if (rounds++ % SWEEP_ROUNDS === 0) {
+      try {
+        const closed = await closeFailedQueuedRuns(deps.database, now);
+        if (closed > 0) deps.logger.warn("closed the logs of queued runs whose jobs failed", { count: closed });
+        await closeInterruptedRuns({ ctx: deps });
+      } catch (error) {
+        deps.logger.warn("sweep for unfinished runs failed", { error: String(error) });
+      }
+    }
     const { rows } = await deps.database.client.execute({ sql: dueSchedulesSql, args: [now] });
     let enqueued = 0;
     for (const row of rows) {

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../server/clock.ts";
 import { executionLogs } from "../../server/db/schema/index.ts";
-import { closeInterruptedRuns, INTERRUPTED_RUN_ERROR } from "../../server/services/executions/close-interrupted-runs.ts";
+import { closeInterruptedRuns, INTERRUPTED_RUN_ERROR, LEASE_GRACE_MS } from "../../server/services/executions/close-interrupted-runs.ts";
 import { createScheduler } from "../../server/workers/scheduler.ts";
 import { PROCESS_LEASE_MS } from "../../server/workers/process-lease.ts";
 import { startServer } from "../../server/start.ts";
@@ -62,11 +62,13 @@ describe("runs interrupted by a stop of the service", () => {
     const read = async () => (await b.deps.db.select().from(executionLogs).where(eq(executionLogs.id, owned.id as string)).get())?.status;
     // B starting, or sweeping, leaves a live process's run alone, however old.
     expect(await closeInterruptedRuns({ ctx: b.deps, before: clock.now() + 1 })).toBe(0);
-    clock.advance(PROCESS_LEASE_MS - 1);
+    clock.advance(PROCESS_LEASE_MS + LEASE_GRACE_MS - 1);
     expect(await closeInterruptedRuns({ ctx: b.deps })).toBe(0);
     expect(await read()).toBe("running");
-    // A stops renewing (it died): once its lease has run out, the run is closed.
+    // A process never takes its own runs as interrupted, whatever its lease says.
     clock.advance(2);
+    expect(await closeInterruptedRuns({ ctx: a.deps })).toBe(0);
+    // A stops renewing (it died): once its lease has run out (and the grace after it), the run is closed.
     expect(await closeInterruptedRuns({ ctx: b.deps })).toBe(1);
     expect(await read()).toBe("error");
     await a.close();

@@ -7,6 +7,9 @@ import { EXECUTION_JOB } from "./execution-job.ts";
 const notPendingJob = sql`${executionLogs.executionId} NOT IN (SELECT json_extract(payload, '$.executionId') FROM jobs
   WHERE kind = ${EXECUTION_JOB} AND status IN ('queued', 'processing'))`;
 
+/** How long after a process's lease expired its runs are taken as interrupted. */
+export const LEASE_GRACE_MS = 30_000;
+
 export const INTERRUPTED_RUN_ERROR = "The run was interrupted: the service stopped before it finished";
 
 /**
@@ -22,12 +25,15 @@ export async function closeInterruptedRuns({
   ctx,
   before,
 }: {
-  ctx: Pick<AppDeps, "db" | "clock" | "logger">;
+  ctx: Pick<AppDeps, "db" | "clock" | "logger"> & { processId?: string };
   before?: number;
 }): Promise<number> {
   const now = ctx.clock.now();
-  const ownerGone = sql`(${executionLogs.ownerProcess} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM leases l
-    WHERE l.name = 'process:' || ${executionLogs.ownerProcess} AND l.expires_at >= ${now}))`;
+  // Leases are written with their holder's clock: a grace period absorbs clocks that disagree. The
+  // sweeping process's own runs are never interrupted (it is alive, whatever its lease says).
+  const ownerGone = sql`(${executionLogs.ownerProcess} IS NOT NULL AND ${executionLogs.ownerProcess} <> ${ctx.processId ?? ""}
+    AND NOT EXISTS (SELECT 1 FROM leases l
+    WHERE l.name = 'process:' || ${executionLogs.ownerProcess} AND l.expires_at >= ${now - LEASE_GRACE_MS}))`;
   const legacy = before === undefined ? sql`0` : sql`(${executionLogs.ownerProcess} IS NULL AND ${executionLogs.startedAt} < ${before})`;
   const closed = await ctx.db
     .update(executionLogs)

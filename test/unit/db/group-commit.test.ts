@@ -49,3 +49,17 @@ describe("GroupCommitter", () => {
     expect(await ids()).toEqual(expect.arrayContaining([301, 302]));
   });
 });
+
+describe("GroupCommitter when the outcome is unknown", () => {
+  it("rejects every submission of a group whose failure did not come from the database, trying none again", async () => {
+    const client = { batch: vi.fn(async () => Promise.reject(new Error("socket hang up"))) };
+    const committer = new GroupCommitter({ client } as never);
+    const outcomes = await Promise.allSettled([
+      committer.write([{ sql: "INSERT INTO t VALUES (1)", args: [] }]),
+      committer.write([{ sql: "UPDATE usage SET cost = cost + 1", args: [] }]),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected"]);
+    // One attempt only: the batch may have committed before the connection dropped.
+    expect(client.batch).toHaveBeenCalledTimes(1);
+  });
+});
