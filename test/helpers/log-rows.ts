@@ -54,7 +54,9 @@ export async function insertLogs(db: Db, specs: LogRowSpec[]): Promise<LogInsert
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     await db.insert(executionLogs).values(rows.slice(i, i + ROWS_PER_INSERT));
   }
-  const models = specs.flatMap((spec, i) => (spec.models ?? []).map((model) => ({ logId: rows[i].id, model })));
+  const models = specs.flatMap((spec, i) =>
+    (spec.models ?? []).map((model) => ({ logId: rows[i].id, model, workspaceId: rows[i].workspaceId, startedAt: rows[i].startedAt })),
+  );
   for (let i = 0; i < models.length; i += ROWS_PER_INSERT * 5) {
     await db.insert(executionLogModels).values(models.slice(i, i + ROWS_PER_INSERT * 5));
   }

@@ -78,10 +78,13 @@ describe("runExecution (the recorder every trigger uses)", () => {
 
   it("writes one model row per model used, once each", async () => {
     const run = await runExecution({ ctx: server.deps, workflow, deployment: { id: null, state }, input: {}, trigger: "manual", userId: tenant.userId });
-    await server.deps.database.client.batch([insertLogModels(server.deps.db, run.logId, ["gpt-4o", "claude-sonnet-4-5"])], "write");
-    await server.deps.database.client.batch([insertLogModels(server.deps.db, run.logId, ["gpt-4o"])], "write");
+    const log = { id: run.logId, workspaceId: workflow.workspaceId, startedAt: run.startedAt };
+    await server.deps.database.client.batch([insertLogModels(server.deps.db, log, ["gpt-4o", "claude-sonnet-4-5"])], "write");
+    await server.deps.database.client.batch([insertLogModels(server.deps.db, log, ["gpt-4o"])], "write");
     const models = await server.deps.db.select().from(executionLogModels).where(eq(executionLogModels.logId, run.logId));
     expect(models.map((m) => m.model).sort()).toEqual(["claude-sonnet-4-5", "gpt-4o"]);
+    // Each row carries the run's workspace and start, for model-filtered pages.
+    expect(models.every((m) => m.workspaceId === workflow.workspaceId && m.startedAt === run.startedAt)).toBe(true);
   });
 });
 

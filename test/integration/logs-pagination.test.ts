@@ -170,6 +170,11 @@ describe("GET /api/v1/logs: pagination and filters", () => {
       (r) => r.workflowId === wf[0],
     ],
     ["model combined with level", "model=gpt-4o&level=error&triggers=webhook,schedule", (r) => r.models.includes("gpt-4o") && r.status === "error" && ["webhook", "schedule"].includes(r.trigger)],
+    [
+      "model within a date range",
+      () => `model=gpt-4o&startDate=${at(t0 + 5 * 60_000)}&endDate=${at(t0 + 12 * 60_000)}`,
+      (r) => r.models.includes("gpt-4o") && r.startedAt >= t0 + 5 * 60_000 && r.startedAt <= t0 + 12 * 60_000,
+    ],
   ];
   for (const [name, query, predicate] of filters) {
     it(`filter: ${name}`, async () => {

@@ -44,12 +44,22 @@ export const executionLogs = sqliteTable(
   ],
 );
 
-/** Models used by a run, for the logs API `model` filter. */
+/**
+ * Models used by a run, for the logs API `model` filter. The run's workspace and start are copied
+ * here so a model-filtered page is a keyset range on (workspace_id, model, started_at, log_id), in
+ * the same order as the log list, instead of a scan of the workspace's runs testing each one.
+ */
 export const executionLogModels = sqliteTable(
   "execution_log_models",
   {
     logId: text("log_id").notNull().references(() => executionLogs.id, { onDelete: "cascade" }),
     model: text("model").notNull(),
+    workspaceId: text("workspace_id"),
+    startedAt: integer("started_at"),
   },
-  (t) => [primaryKey({ columns: [t.logId, t.model] }), index("execution_log_models_model_idx").on(t.model)],
+  (t) => [
+    primaryKey({ columns: [t.logId, t.model] }),
+    index("execution_log_models_model_idx").on(t.model),
+    index("execution_log_models_page_idx").on(t.workspaceId, t.model, t.startedAt, t.logId),
+  ],
 );

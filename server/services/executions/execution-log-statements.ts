@@ -99,12 +99,16 @@ export function addUsage(db: Db, userId: string, atMs: number, cost: number): In
   return statement({ userId, cost });
 }
 
-/** Rows for the logs API `model` filter; only runs with AI blocks have any. */
-export function insertLogModels(db: Db, logId: string, models: string[]): InStatement {
+/** Rows for the logs API `model` filter (with the run's workspace and start); only runs with AI blocks have any. */
+export function insertLogModels(
+  db: Db,
+  log: { id: string; workspaceId: string; startedAt: number },
+  models: string[],
+): InStatement {
   return compileStatement(
     db
       .insert(executionLogModels)
-      .values(models.map((model) => ({ logId, model })))
+      .values(models.map((model) => ({ logId: log.id, model, workspaceId: log.workspaceId, startedAt: log.startedAt })))
       .onConflictDoNothing(),
   )({});
 }

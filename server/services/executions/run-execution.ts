@@ -108,7 +108,7 @@ export async function runExecution(args: RunExecutionArgs): Promise<RecordedExec
     }),
     addUsage(ctx.db, userId, startedAt, cost.total),
   ];
-  if (models.length > 0) statements.push(insertLogModels(ctx.db, logId, models));
+  if (models.length > 0) statements.push(insertLogModels(ctx.db, row, models));
   if (args.recordWith) {
     args.recordWith(statements);
     return { ...result, startedAt, endedAt, executionId, logId, level, durationMs, cost };
