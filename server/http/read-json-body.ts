@@ -1,4 +1,5 @@
 import { AppError } from "../errors.ts";
+import { readRawBody } from "./read-raw-body.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Deeper JSON is refused: recursive walkers (validation, references, serialization) stay safe. */
@@ -11,10 +12,13 @@ export type BodyResult = { ok: true; value: unknown } | { ok: false; error: AppE
  * another declared content type is refused with 415, oversize with 413, bad JSON with 400.
  */
 export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<BodyResult> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) return { ok: false, error: tooLarge(maxBytes) };
-  const text = await readLimited(request, maxBytes);
-  if (text === null) return { ok: false, error: tooLarge(maxBytes) };
+  let text: string;
+  try {
+    text = new TextDecoder().decode(await readRawBody(request, maxBytes));
+  } catch (error) {
+    if (error instanceof AppError) return { ok: false, error };
+    throw error;
+  }
   if (text.trim() === "") return { ok: true, value: undefined };
   const type = request.headers.get("content-type");
   if (type && !/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
@@ -50,26 +54,4 @@ export function jsonDepth(value: unknown): number {
     for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, inner]);
   }
   return max;
-}
-
-function tooLarge(maxBytes: number): AppError {
-  return new AppError(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes`);
-}
-
-async function readLimited(request: Request, maxBytes: number): Promise<string | null> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }

@@ -3,7 +3,8 @@ import type { TraceSpan } from "../types.ts";
 import type { LoopNode } from "./graph.ts";
 import { toCount, toItems } from "./items.ts";
 import { MAX_LOOP_ITERATIONS } from "./limits.ts";
-import { type NodeOutcome, STOPPED, SUCCEEDED } from "./outcome.ts";
+import { finishSection } from "./finish-section.ts";
+import { type NodeOutcome, STOPPED } from "./outcome.ts";
 import { yieldToEventLoop } from "./yield-to-event-loop.ts";
 import { iterationResult, runGraph } from "./run-graph.ts";
 import { Scope } from "./scope.ts";
@@ -94,19 +95,7 @@ export async function runLoop(node: LoopNode, scope: Scope, spans: TraceSpan[]):
   }
 
   if (last !== undefined && scope.inner !== null) scope.inner[node.index] = last;
-  const output = { results };
-  scope.values[node.index] = output;
-  span.output = output;
-  closeSpan(span, startMs, clock.now());
-  if (error !== null) {
-    span.status = "error";
-    span.error = error;
-    const message = inner ?? (error === STOPPED ? STOPPED : `Loop "${node.id}" failed: ${error}`);
-    run.failure ??= message;
-    return { status: "failed", message };
-  }
-  run.lastOutput = output;
-  return SUCCEEDED;
+  return finishSection({ kind: "Loop", id: node.id, index: node.index }, scope, span, startMs, results, error, inner);
 }
 
 function capReached(): string {

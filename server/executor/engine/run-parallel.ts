@@ -2,7 +2,8 @@ import type { TraceSpan } from "../types.ts";
 import type { Graph, ParallelNode } from "./graph.ts";
 import { toCount, toItems } from "./items.ts";
 import { MAX_PARALLEL_BRANCHES, PARALLEL_CONCURRENCY } from "./limits.ts";
-import { type NodeOutcome, STOPPED, SUCCEEDED } from "./outcome.ts";
+import { finishSection } from "./finish-section.ts";
+import { type NodeOutcome, STOPPED } from "./outcome.ts";
 import { yieldToEventLoop } from "./yield-to-event-loop.ts";
 import { iterationResult, runGraph } from "./run-graph.ts";
 import { Scope } from "./scope.ts";
@@ -84,19 +85,7 @@ export async function runParallel(node: ParallelNode, scope: Scope, spans: Trace
     if (scope.inner !== null && count > 0) scope.inner[node.index] = mergeBranches(body, branches, scope);
   }
 
-  const output = { results };
-  scope.values[node.index] = output;
-  span.output = output;
-  closeSpan(span, startMs, clock.now());
-  if (error !== null) {
-    span.status = "error";
-    span.error = error;
-    const message = inner ?? (error === STOPPED ? STOPPED : `Parallel "${node.id}" failed: ${error}`);
-    run.failure ??= message;
-    return { status: "failed", message };
-  }
-  run.lastOutput = output;
-  return SUCCEEDED;
+  return finishSection({ kind: "Parallel", id: node.id, index: node.index }, scope, span, startMs, results, error, inner);
 }
 
 /** What references from outside read: per node, its output in the highest-numbered branch it ran in. */

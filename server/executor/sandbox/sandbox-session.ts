@@ -11,21 +11,10 @@ import type { ConsoleCapture } from "./console-capture.ts";
 import { type FailureMessages, isMemoryError, isStackError, notJsonMessage } from "./failure-messages.ts";
 import { MAX_LOG_LINE_CHARS, MAX_STACK_BYTES } from "./limits.ts";
 import { primitiveJson } from "./primitive-json.ts";
-import type { SandboxLimits } from "./types.ts";
+import type { SandboxJob } from "./sandbox-job.ts";
 
-export type SessionJob = {
-  /** The body of the async function to run. */
-  body: string;
-  /** JSON of the globals' values (undefined ones left out), and every global's name. */
-  setupJson: string;
-  globalNames: string[];
-  /** Lines QuickJS reports before the user's first line, and the user's line count. */
-  lineOffset: number;
-  lineCount: number;
-  limits: SandboxLimits;
-  messages: FailureMessages;
-  capture: ConsoleCapture;
-};
+/** A job as a thread runs it: what crossed to the thread, plus its messages and console capture. */
+export type SessionJob = Omit<SandboxJob, "subject"> & { messages: FailureMessages; capture: ConsoleCapture };
 
 /** A run's result before the host parses it: the result's JSON, or why there is none. */
 export type SessionResult = { json: string } | { error: string };

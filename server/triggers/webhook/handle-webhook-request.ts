@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { RequestContext } from "../../context.ts";
 import { AppError } from "../../errors.ts";
 import { MAX_BODY_BYTES } from "../../http/read-json-body.ts";
-import { readRawBody } from "./read-raw-body.ts";
+import { readRawBody } from "../../http/read-raw-body.ts";
 import { runWebhookTrigger, type WebhookAnswer } from "./run-webhook-trigger.ts";
 
 const METHODS = new Set(["GET", "POST", "PUT"]);

@@ -6,7 +6,7 @@ import { apiKeys, users, workspacePermissions, workspaces } from "../../../serve
 import { generateApiKey } from "../../../server/security/api-keys.ts";
 import { authenticateApiKey } from "../../../server/services/auth/authenticate-api-key.ts";
 import { getWorkspacePermission } from "../../../server/services/auth/require-workspace-permission.ts";
-import { createTempDatabase } from "../limits/temp-database.ts";
+import { createTempDatabase } from "../../helpers/temp-database.ts";
 
 const START = Date.UTC(2026, 0, 15, 12);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../../server/db/client.ts";
 import { GroupCommitter } from "../../../server/db/group-commit.ts";
-import { createTempDatabase } from "../limits/temp-database.ts";
+import { createTempDatabase } from "../../helpers/temp-database.ts";
 
 describe("GroupCommitter", () => {
   let temp: Awaited<ReturnType<typeof createTempDatabase>>;

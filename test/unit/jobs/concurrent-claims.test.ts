@@ -6,9 +6,9 @@ import { completeJob } from "../../../server/jobs/complete-job.ts";
 import { enqueueJobs } from "../../../server/jobs/enqueue-job.ts";
 import { createJobWorker } from "../../../server/jobs/job-worker.ts";
 import type { Logger } from "../../../server/logger.ts";
-import { createJobsDatabase } from "./temp-jobs-database.ts";
+import { createTempDatabase } from "../../helpers/temp-database.ts";
 
-const temp = await createJobsDatabase();
+const temp = await createTempDatabase();
 afterAll(() => temp.cleanup());
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 

@@ -9,9 +9,9 @@ import { failJob } from "../../../server/jobs/fail-job.ts";
 import { getJob } from "../../../server/jobs/get-job.ts";
 import { JobFailure } from "../../../server/jobs/job-failure.ts";
 import { pruneJobs } from "../../../server/jobs/prune-jobs.ts";
-import { createJobsDatabase } from "./temp-jobs-database.ts";
+import { createTempDatabase } from "../../helpers/temp-database.ts";
 
-const temp = await createJobsDatabase();
+const temp = await createTempDatabase();
 const database: Database = temp.database;
 afterAll(() => temp.cleanup());
 

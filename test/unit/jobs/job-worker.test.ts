@@ -10,9 +10,9 @@ import type { JobHandler, JobSettlement } from "../../../server/jobs/job-handler
 import { createJobWorker, type JobWorkerOptions } from "../../../server/jobs/job-worker.ts";
 import type { Logger } from "../../../server/logger.ts";
 import { eventually } from "../../helpers/eventually.ts";
-import { createJobsDatabase } from "./temp-jobs-database.ts";
+import { createTempDatabase } from "../../helpers/temp-database.ts";
 
-const temp = await createJobsDatabase();
+const temp = await createTempDatabase();
 const database: Database = temp.database;
 afterAll(() => temp.cleanup());
 

@@ -5,7 +5,7 @@ import { AppError } from "../../../server/errors.ts";
 import { enforceApiRateLimit } from "../../../server/limits/api-rate-limit.ts";
 import { DEFAULT_LICENSE } from "../../../server/limits/license.ts";
 import { TokenReserves } from "../../../server/limits/token-reserve.ts";
-import { createTempDatabase } from "./temp-database.ts";
+import { createTempDatabase } from "../../helpers/temp-database.ts";
 
 const START = Date.UTC(2026, 0, 15, 12);
 

@@ -7,7 +7,7 @@ import { TokenReserves } from "../../../server/limits/token-reserve.ts";
 import type { License } from "../../../server/limits/license.ts";
 import { PLAN_LIMITS } from "../../../server/limits/plans.ts";
 import { addUsageStatement } from "../../../server/limits/usage.ts";
-import { createTempDatabase } from "./temp-database.ts";
+import { createTempDatabase } from "../../helpers/temp-database.ts";
 
 const START = Date.UTC(2026, 0, 15, 12);
 const license: License = {

@@ -9,7 +9,7 @@ import type { License } from "../../../server/limits/license.ts";
 import { PLAN_LIMITS } from "../../../server/limits/plans.ts";
 import { consumeToken, peekBucket } from "../../../server/limits/token-bucket.ts";
 import { addUsageStatement, getCurrentPeriodCost } from "../../../server/limits/usage.ts";
-import { createTempDatabase } from "./temp-database.ts";
+import { createTempDatabase } from "../../helpers/temp-database.ts";
 
 const START = Date.UTC(2026, 0, 31, 23, 59, 50);
 const license: License = {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../server/clock.ts";
 import { rateLimitBuckets } from "../../../server/db/schema/index.ts";
 import { consumeToken, peekBucket } from "../../../server/limits/token-bucket.ts";
-import { createTempDatabase } from "./temp-database.ts";
+import { createTempDatabase } from "../../helpers/temp-database.ts";
 
 type Temp = Awaited<ReturnType<typeof createTempDatabase>>;
 

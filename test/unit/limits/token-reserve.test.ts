@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../server/clock.ts";
 import { peekBucket } from "../../../server/limits/token-bucket.ts";
 import { RESERVE_TTL_MS, TokenReserves } from "../../../server/limits/token-reserve.ts";
-import { createTempDatabase } from "./temp-database.ts";
+import { createTempDatabase } from "../../helpers/temp-database.ts";
 
 const START = Date.UTC(2026, 0, 15, 12);
 const LIMIT = { requestsPerMinute: 60, maxBurst: 200 };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../server/clock.ts";
 import { usagePeriods } from "../../../server/db/schema/index.ts";
 import { addUsageStatement, billingPeriod, getCurrentPeriodCost } from "../../../server/limits/usage.ts";
-import { createTempDatabase } from "./temp-database.ts";
+import { createTempDatabase } from "../../helpers/temp-database.ts";
 
 describe("billingPeriod", () => {
   it("is the UTC calendar month as YYYY-MM", () => {

@@ -1,4 +1,4 @@
-import { AppError } from "../../errors.ts";
+import { AppError } from "../errors.ts";
 
 /** The request body as bytes, refused with 413 past `maxBytes` (declared or actually sent). */
 export async function readRawBody(request: Request, maxBytes: number): Promise<Buffer> {

@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Database, migrateDatabase, openDatabase } from "../../../server/db/client.ts";
+import { type Database, migrateDatabase, openDatabase } from "../../server/db/client.ts";
 
-/** A migrated libSQL file in a fresh temp dir; `open()` adds another client on the same file. */
-export async function createJobsDatabase(): Promise<{
+/** A migrated libSQL file in a fresh temp dir; `open()` adds more clients on the same file. */
+export async function createTempDatabase(): Promise<{
   database: Database;
   url: string;
   open(): Promise<Database>;
   cleanup(): void;
 }> {
-  const dir = mkdtempSync(join(tmpdir(), "wf-jobs-"));
+  const dir = mkdtempSync(join(tmpdir(), "wf-db-"));
   const url = `file:${join(dir, "app.db")}`;
   const database = await openDatabase(url);
   await migrateDatabase(database);
